@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { developmentApiKey } from '@petstore/auth';
+import {
+  AccessLogController,
+  type AppConfig,
+  BODY_LIMIT_BYTES,
+  ErrorBodyFilter,
+  InvalidConfigError,
+  loadConfig,
+  methodNotAllowedFor,
+  PinoNestLogger,
+  registerJsonBodyParser,
+  registerResponseHeaders,
+  requestIdFor,
+} from '@petstore/core';
+import type { Plugin } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import { setupApiDocs } from './api-docs';
+import { API_PREFIX, AppModule } from './app.module';
+
+async function bootstrap(config: AppConfig): Promise<void> {
+  const adapter = new FastifyAdapter({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+    },
+    logController: new AccessLogController(),
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // ajv-errors lets a schema say, per field, what a client got wrong.
+    ajv: { customOptions: { allErrors: true }, plugins: [ajvErrors as Plugin<unknown>] },
+  });
+  const fastify = adapter.getInstance();
+  registerJsonBodyParser(fastify);
+  registerResponseHeaders(fastify);
+  const addMethodNotAllowedRoutes = methodNotAllowedFor(fastify, `/${API_PREFIX}/`);
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, apiKeysOf(config, fastify.log)), adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(fastify.log),
+  });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz'] });
+  app.useGlobalFilters(new ErrorBodyFilter());
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  setupApiDocs(app);
+  await app.init();
+  addMethodNotAllowedRoutes();
+  await app.listen({ port: config.port, host: config.host });
+}
+
+/** The configured keys; in development without any, a key kept in the data directory. */
+function apiKeysOf(config: AppConfig, log: { warn(message: string): void }): readonly string[] {
+  if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
+  const { key, created } = developmentApiKey(config.dataDir);
+  log.warn(`API_KEYS is not set: using the development API key ${created ? 'just created' : 'kept'} in ${config.dataDir}/dev-api-key: ${key}`);
+  return [key];
+}
+
+function readConfig(): AppConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof InvalidConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+bootstrap(readConfig()).catch((error: unknown) => {
+  console.error(`The service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

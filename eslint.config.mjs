@@ -1,0 +1,41 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist', '**/node_modules', '**/.nx', '**/tmp', '**/.data', '**/coverage'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          banTransitiveDependencies: true,
+          depConstraints: [
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: [],
+              // The domain is plain TypeScript: no framework, no ORM, no validation library.
+              bannedExternalImports: ['@nestjs/*', 'typeorm', 'typeorm-*', 'pg', '@electric-sql/*', 'class-validator', 'class-transformer', 'fastify', '@fastify/*', 'passport*'],
+            },
+            { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:core'] },
+            { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:core'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:core', 'type:auth'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'auth',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Principal } from './principal';
+
+interface StoredKey {
+  readonly digest: Buffer;
+  readonly principal: Principal;
+}
+
+/**
+ * The accepted API keys, held as SHA-256 digests. A presented token is hashed and compared
+ * with every key in constant time, so response timing reveals nothing about the keys.
+ */
+export class ApiKeyStore {
+  private readonly keys: readonly StoredKey[];
+
+  constructor(keys: readonly string[]) {
+    this.keys = keys.map((key, index) => ({ digest: sha256(key), principal: { keyId: `env-${index + 1}` } }));
+  }
+
+  /** The principal of the key equal to `token`, or undefined. */
+  verify(token: string): Principal | undefined {
+    const digest = sha256(token);
+    let match: Principal | undefined;
+    for (const key of this.keys) {
+      if (timingSafeEqual(digest, key.digest)) match = key.principal;
+    }
+    return match;
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}

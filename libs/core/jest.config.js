@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'core',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,93 @@
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
+import { ApiException } from './api.exception';
+import { ErrorCode } from './error-code';
+
+/** A complete error answer: status line, Error body and extra headers. */
+export interface ErrorResponse {
+  readonly status: number;
+  readonly body: { readonly code: ErrorCode; readonly message: string; readonly status: number };
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: ErrorCode.BadRequest,
+  401: ErrorCode.Unauthorized,
+  404: ErrorCode.RouteNotFound,
+  405: ErrorCode.MethodNotAllowed,
+  413: ErrorCode.PayloadTooLarge,
+  415: ErrorCode.UnsupportedMediaType,
+  429: ErrorCode.RateLimited,
+  503: ErrorCode.ServiceUnavailable,
+};
+
+/** Errors Fastify raises before a handler runs, keyed by their `code`. */
+const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCode.PayloadTooLarge, message: 'Request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.MalformedJson, message: 'Request body is empty; expected a JSON object' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.BadRequest, message: 'Content-Length does not match the request body' },
+  FST_ERR_BAD_URL: { code: ErrorCode.BadRequest, message: 'Request URL is malformed' },
+};
+
+interface FastifyLikeError {
+  readonly code?: unknown;
+  readonly statusCode?: unknown;
+  readonly validation?: ReadonlyArray<{ readonly keyword: string; readonly instancePath: string; readonly message?: string }>;
+  readonly validationContext?: string;
+}
+
+/** Maps anything thrown while answering a request to the Error answer a client gets. */
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (exception instanceof ApiException) {
+    return respond(exception.getStatus(), exception.code, exception.message, exception.headers);
+  }
+  if (exception instanceof PetNotFoundError) {
+    return respond(404, ErrorCode.PetNotFound, exception.message);
+  }
+  if (exception instanceof StoreUnavailableError) {
+    return respond(503, ErrorCode.ServiceUnavailable, exception.message, {
+      'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
+  }
+  if (exception instanceof HttpException) {
+    return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined);
+  }
+  // Fastify's schema validation errors reach the filter as they are, with a statusCode.
+  const status = (exception as FastifyLikeError | undefined)?.statusCode;
+  if (exception instanceof Error && typeof status === 'number' && status >= 400 && status < 500) {
+    return fromHttpException(exception, status, exception as FastifyLikeError);
+  }
+  return respond(500, ErrorCode.InternalError, 'Internal server error');
+}
+
+function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined): ErrorResponse {
+  if (status >= 500) return respond(status, ErrorCode.InternalError, 'Internal server error');
+  if (cause?.validation?.length) {
+    return respond(400, ErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
+  }
+  const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
+  if (known) return respond(status, known.code, known.message);
+  if (exception instanceof NotFoundException) {
+    // Nest's not-found handler says "Cannot GET /path", which is what we want to tell.
+    return respond(404, ErrorCode.RouteNotFound, `${exception.message.replace(/^Cannot/, 'No route for')}`);
+  }
+  return respond(status, CODE_BY_STATUS[status] ?? ErrorCode.BadRequest, exception.message);
+}
+
+function validationMessage(
+  error: { readonly keyword: string; readonly instancePath: string; readonly message?: string },
+  context = 'request',
+): string {
+  // Schemas carry an `errorMessage` that names the field; other failures get a generic sentence.
+  if (error.keyword === 'errorMessage' && error.message) return error.message;
+  const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return `${context}${field ? ` ${field}` : ''} ${error.message ?? 'is invalid'}`;
+}
+
+function respond(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
+  return { status, body: { code, message, status }, headers };
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'domain',
+  preset: '../../jest.preset.js',
+};

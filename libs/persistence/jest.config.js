@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'persistence',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
+import { PGliteDriver } from 'typeorm-pglite';
+import { MIGRATIONS } from './migrations';
+import { PetEntity } from './pet.entity';
+
+/** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
+export type DatabaseLocation = { readonly url: string } | { readonly dataDir: string };
+
+/** Bounds how long a request waits on an unreachable database, so it fails with 503 within 2 s. */
+const POOL = {
+  max: 10,
+  connectionTimeoutMillis: 1000,
+  query_timeout: 1000,
+  idleTimeoutMillis: 30_000,
+  keepAlive: true,
+  application_name: 'petstore',
+};
+
+/** The DataSource of the service and of the migration CLI: same entities, same migrations. */
+export function createDataSource(location: DatabaseLocation): DataSource {
+  const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
+    type: 'postgres',
+    entities: [PetEntity],
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: ['error', 'warn', 'migration'],
+  };
+  if ('url' in location) {
+    return new DataSource({ ...common, url: location.url, extra: POOL });
+  }
+  const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
+  return new DataSource({ ...common, driver });
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { StoreUnavailableError } from '@petstore/domain';
+import type { DataSource } from 'typeorm';
+import { isConnectionFailure } from './connection-failure';
+import { lockDataDir } from './data-dir-lock';
+import { createDataSource, type DatabaseLocation } from './data-source';
+
+/** Injection token of the DatabaseLocation the service runs on. */
+export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
+
+/** A SQL statement with a stable name, so PostgreSQL parses and plans it once per connection. */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+interface QueryablePool {
+  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The service's handle on its database. TypeORM owns the connection and migrations; hot
+ * queries go straight to the driver's pool as named prepared statements, one round trip
+ * each, without TypeORM's query building and entity hydration.
+ */
+@Injectable()
+export class Database implements OnModuleInit, OnApplicationShutdown {
+  readonly dataSource: DataSource;
+  private readonly embedded: boolean;
+  private pool!: QueryablePool;
+  private unlockDataDir?: () => void;
+
+  constructor(@Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation) {
+    this.dataSource = createDataSource(location);
+    this.embedded = 'dataDir' in location;
+  }
+
+  /** Connects and brings the schema up to date before the service takes requests. */
+  async onModuleInit(): Promise<void> {
+    if ('dataDir' in this.location) this.unlockDataDir = lockDataDir(this.location.dataDir);
+    await this.dataSource.initialize();
+    await this.dataSource.runMigrations({ transaction: 'each' });
+    this.pool = (this.dataSource.driver as unknown as { master: QueryablePool }).master;
+  }
+
+  /** Runs after the HTTP server has finished its in-flight requests. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    this.unlockDataDir?.();
+  }
+
+  /** Runs one statement and returns its rows; an unreachable database raises StoreUnavailableError. */
+  async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
+    try {
+      const result = this.embedded
+        ? await this.pool.query(statement.text, values) // PGlite has one session and no statement cache.
+        : await this.pool.query({ name: statement.name, text: statement.text, values });
+      return result.rows as Row[];
+    } catch (error) {
+      throw isConnectionFailure(error) ? new StoreUnavailableError({ cause: error }) : error;
+    }
+  }
+
+  /** Resolves when the database answers a trivial query. */
+  async ping(): Promise<void> {
+    await this.query({ name: 'ping', text: 'SELECT 1' }, []);
+  }
+}

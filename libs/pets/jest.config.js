@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'pets',
+  preset: '../../jest.preset.js',
+};

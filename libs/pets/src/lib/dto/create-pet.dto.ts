@@ -1,0 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DEFAULT_PET_STATUS, PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_STATUSES, type PetStatus } from '@petstore/domain';
+import { ValidateIf } from 'class-validator';
+import { IsInt64, IsPetName, IsPetStatus } from './pet-validators';
+
+/** NewPet: the request body of createPet. */
+export class CreatePetDto {
+  @ApiProperty({
+    description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim",
+    minLength: PET_NAME_MIN_LENGTH,
+    maxLength: PET_NAME_MAX_LENGTH,
+    example: 'Rex',
+  })
+  @IsPetName()
+  name!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to', example: 1 })
+  @IsInt64()
+  categoryId!: bigint;
+
+  @ApiPropertyOptional({
+    enum: PET_STATUSES,
+    enumName: 'PetStatus',
+    default: DEFAULT_PET_STATUS,
+    description: `Availability of the animal; ${DEFAULT_PET_STATUS} when omitted`,
+  })
+  // Present means validated: an explicit null is an error, not "omitted".
+  @ValidateIf((dto: object) => 'status' in dto)
+  @IsPetStatus()
+  status?: PetStatus;
+}
