@@ -12,6 +12,11 @@ module.exports = {
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+    // NestJS 12 ships ES modules only; Jest's CommonJS runtime needs them compiled too.
+    '^.+/node_modules/@nestjs/.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };

@@ -17,6 +17,7 @@ import {
 } from '@petstore/core';
 import type { Plugin } from 'ajv';
 import ajvErrors from 'ajv-errors';
+import type { FastifyBaseLogger } from 'fastify';
 import { setupApiDocs } from './api-docs';
 import { API_PREFIX, AppModule } from './app.module';
 
@@ -45,15 +46,35 @@ async function bootstrap(config: AppConfig): Promise<void> {
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz'] });
   app.useGlobalFilters(new ErrorBodyFilter());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   setupApiDocs(app);
   await app.init();
   addMethodNotAllowedRoutes();
   await app.listen({ port: config.port, host: config.host });
+  closeGracefullyOnSignal(app, fastify.log);
+}
+
+/** Seconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Stops accepting connections, lets requests in flight finish, closes the database, then exits 0. */
+function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLogger): void {
+  const close = (signal: NodeJS.Signals) => {
+    log.info(`${signal} received: shutting down`);
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
 }
 
 /** The configured keys; in development without any, a key kept in the data directory. */
-function apiKeysOf(config: AppConfig, log: { warn(message: string): void }): readonly string[] {
+function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
   if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
   const { key, created } = developmentApiKey(config.dataDir);
   log.warn(`API_KEYS is not set: using the development API key ${created ? 'just created' : 'kept'} in ${config.dataDir}/dev-api-key: ${key}`);

@@ -12,6 +12,8 @@ export class ParsePositiveInt64Pipe implements PipeTransform<string, bigint> {
   }
 }
 
+const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
 /**
  * Validates a JSON object body against its DTO: unknown properties are refused by name
  * (no mass assignment) and every problem is listed in the message.
@@ -33,6 +35,9 @@ export class JsonBodyValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw validationFailed('Request body must be a JSON object');
     }
+    // class-transformer silently drops these keys, so the whitelist would never see them.
+    const unsafe = metadata.type === 'body' ? UNSAFE_KEYS.find((key) => Object.hasOwn(value as object, key)) : undefined;
+    if (unsafe) throw validationFailed(`property ${unsafe} should not exist`);
     return super.transform(value, metadata);
   }
 }

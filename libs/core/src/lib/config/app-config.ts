@@ -32,7 +32,7 @@ class Environment {
   @Transform(emptyAsUnset)
   @IsOptional()
   @IsString()
-  @Matches(/^[\x21-\x7e]+(,[\x21-\x7e]+)*$/, {
+  @Matches(/^[\x21-\x2b\x2d-\x7e]+(,[\x21-\x2b\x2d-\x7e]+)*$/, {
     message: 'API_KEYS must be a comma-separated list of keys of printable ASCII characters without spaces',
   })
   API_KEYS?: string;

@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+ARG NODE_IMAGE=node:20.20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig*.json .swcrc nx.json ./
+COPY apps ./apps
+COPY libs ./libs
+RUN npm run build && npm prune --omit=dev
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production
+WORKDIR /app
+# Without DATABASE_URL the embedded database writes under DATA_DIR (.data), so the
+# unprivileged user must own it.
+RUN mkdir .data && chown node:node .data
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+# Slim images have no curl: ask node itself.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/apps/api/src/main.js"]

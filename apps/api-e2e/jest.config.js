@@ -1,0 +1,22 @@
+// Black-box tests of the built service: each project starts `dist/apps/api/src/main.js`
+// as a child process and talks HTTP to it. PGlite always; PostgreSQL when
+// TEST_DATABASE_URL names a database (whose name must contain "test").
+const e2eProject = (target) => ({
+  displayName: `e2e:${target}`,
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
+  globalSetup: '<rootDir>/src/support/global-setup.ts',
+  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  globals: { e2eTarget: target },
+});
+
+// E2E_TARGETS (e.g. "postgres") picks the databases explicitly.
+const targets = process.env.E2E_TARGETS?.split(',') ?? ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+module.exports = {
+  projects: targets.map(e2eProject),
+  maxWorkers: 2,
+  // Each test may start a server of its own, and a fresh embedded database takes seconds to create.
+  testTimeout: 60_000,
+};

@@ -1,0 +1,82 @@
+import { call, createPet, expectError } from './support/api';
+import { TEST_API_KEY } from './support/server';
+
+const OPERATIONS: ReadonlyArray<[string, string, string?]> = [
+  ['GET', '/v1/pets'],
+  ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
+  ['GET', '/v1/pets/1'],
+];
+
+describe('bearer authentication', () => {
+  describe.each(OPERATIONS)('%s %s', (method, path, json) => {
+    it('answers 401 with a Bearer challenge when the Authorization header is missing', async () => {
+      const response = await call(method, path, { auth: false, json });
+      expectError(response, 401, 'UNAUTHORIZED');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    });
+
+    it('answers 401 invalid_token for an unknown key', async () => {
+      const response = await call(method, path, { headers: { authorization: 'Bearer not-a-key' }, json });
+      expectError(response, 401, 'UNAUTHORIZED');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore", error="invalid_token"');
+    });
+  });
+
+  it.each([
+    ['a Basic credential', `Basic ${Buffer.from(`user:${TEST_API_KEY}`).toString('base64')}`],
+    ['the bare scheme', 'Bearer'],
+    ['an empty token', 'Bearer '],
+    ['two spaces', `Bearer  ${TEST_API_KEY}`],
+    ['a trailing word', `Bearer ${TEST_API_KEY} extra`],
+    ['the token without scheme', TEST_API_KEY],
+  ])('answers 401 (never 400) for %s', async (_case, authorization) => {
+    const response = await call('GET', '/v1/pets', { headers: { authorization } });
+    expectError(response, 401, 'UNAUTHORIZED');
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="petstore", error="invalid_(request|token)"$/);
+  });
+
+  it('accepts the scheme name in any case', async () => {
+    const response = await call('GET', '/v1/pets', { headers: { authorization: `bearer ${TEST_API_KEY}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it('does not take a token from the query string', async () => {
+    const response = await call('GET', `/v1/pets?access_token=${TEST_API_KEY}`, { auth: false });
+    expectError(response, 401, 'UNAUTHORIZED');
+  });
+
+  it('does not take a token from the body', async () => {
+    const response = await call('POST', '/v1/pets', { auth: false, json: { name: 'Rex', categoryId: 1, access_token: TEST_API_KEY } });
+    expectError(response, 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a near miss of the key', async () => {
+    for (const key of [TEST_API_KEY.slice(0, -1), `${TEST_API_KEY}x`, TEST_API_KEY.toUpperCase()]) {
+      expectError(await call('GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } }), 401, 'UNAUTHORIZED');
+    }
+  });
+
+  describe('is decided before anything else is looked at', () => {
+    it.each([
+      ['an invalid petId', 'GET', '/v1/pets/abc', undefined, undefined],
+      ['an invalid limit', 'GET', '/v1/pets?limit=0', undefined, undefined],
+      ['an invalid body', 'POST', '/v1/pets', '{"name":""}', undefined],
+      ['malformed JSON', 'POST', '/v1/pets', '{"name":', undefined],
+      ['a wrong content type', 'POST', '/v1/pets', 'name=Rex', 'text/plain'],
+    ])('401 for %s without a key', async (_case, method, path, body, contentType) => {
+      const headers: Record<string, string> = contentType ? { 'content-type': contentType } : body ? { 'content-type': 'application/json' } : {};
+      expectError(await call(method, path, { auth: false, body, headers }), 401, 'UNAUTHORIZED');
+    });
+
+    it('401 for a pet that exists, without a key', async () => {
+      const id = await createPet();
+      expectError(await call('GET', `/v1/pets/${id}`, { auth: false }), 401, 'UNAUTHORIZED');
+    });
+  });
+
+  it('leaves the health probes and the API documents public', async () => {
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) {
+      expect((await call('GET', path, { auth: false })).status).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { target } from './support/api';
+import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
+
+const json = { ...AUTH, 'content-type': 'application/json' };
+
+describe('service lifecycle', () => {
+  // One database for the whole file: its tests run one after the other, each with its own server.
+  const env = databaseEnv(target);
+
+  it('keeps pets across a restart and stops cleanly on SIGTERM', async () => {
+    const first = await startServer(env);
+    const created = await fetch(`${first.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Survivor","categoryId":9223372036854775807}' });
+    expect(created.status).toBe(201);
+    const id = /"id":(\d+)/.exec(await created.text())![1];
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    const second = await startServer(env);
+    try {
+      const fetched = await fetch(`${second.url}/v1/pets/${id}`, { headers: AUTH });
+      expect(await fetched.text()).toBe(`{"id":${id},"name":"Survivor","categoryId":9223372036854775807,"status":"available"}`);
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('finishes a request in flight before it exits', async () => {
+    const server = await startServer(env);
+    const pending = fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Late","categoryId":1}' });
+    await new Promise((done) => setTimeout(done, 5));
+    const stopped = server.stop('SIGTERM');
+    expect((await pending).status).toBe(201);
+    expect(await stopped).toBe(0);
+  });
+
+  it.each([
+    ['an invalid PORT', { PORT: 'eighty' }, 'PORT'],
+    ['an unknown LOG_LEVEL', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['a DATABASE_URL that is not PostgreSQL', { DATABASE_URL: 'mysql://localhost/test' }, 'DATABASE_URL'],
+    ['production without API keys', { NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS'],
+  ])('refuses to start with %s, saying why', async (_case, env, variable) => {
+    const { code, output } = await runServerToExit({ DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')), API_KEYS: 'k', ...env });
+    expect(code).toBe(1);
+    expect(output).toContain(variable);
+  });
+
+  it('creates, prints and keeps a development key when no API_KEYS are set', async () => {
+    const server = await startServer({ ...env, API_KEYS: '', NODE_ENV: 'development' });
+    try {
+      const key = /development API key[^:]*: (\S+)/.exec(server.output())?.[1];
+      expect(key).toBeDefined();
+      expect((await fetch(`${server.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  if (target === 'pglite') {
+    it('refuses a second process on the same data directory', async () => {
+      const first = await startServer(env);
+      try {
+        const { code, output } = await runServerToExit({ ...env, API_KEYS: 'k' });
+        expect(code).toBe(1);
+        expect(output).toContain('in use by process');
+      } finally {
+        await first.stop();
+      }
+    });
+
+    it('takes over a lock left by a process that no longer runs', async () => {
+      writeFileSync(join(env.DATA_DIR, 'petstore.lock'), '999999999');
+      const server = await startServer(env);
+      await server.stop();
+    });
+  }
+});

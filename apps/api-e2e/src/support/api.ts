@@ -1,0 +1,64 @@
+import type { E2eTarget } from './server';
+import { AUTH } from './server';
+
+declare const e2eTarget: E2eTarget;
+
+/** The database this test file runs against. */
+export const target: E2eTarget = e2eTarget;
+
+/** Base URL of the shared server of this target. */
+export function baseUrl(): string {
+  const url = process.env[`E2E_URL_${target}`];
+  if (!url) throw new Error(`No e2e server for ${target}`);
+  return url;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON (numbers as JavaScript numbers; use `text` for exact int64 digits). */
+  readonly body: unknown;
+}
+
+/** One HTTP request to the shared server; `json` is sent as-is (a string) or JSON-encoded. */
+export async function call(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string; json?: unknown; auth?: boolean } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...(options.auth === false ? {} : AUTH), ...options.headers };
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** Asserts an Error body with this status and code, served as JSON. */
+export function expectError(response: ApiResponse, status: number, code: string): void {
+  expect({ status: response.status, body: response.body }).toEqual({
+    status,
+    body: { code, message: expect.any(String), status },
+  });
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+}
+
+/** Creates a pet and returns its id as exact digits. */
+export async function createPet(pet: { name?: string; categoryId?: number | string; status?: string } = {}): Promise<string> {
+  const fields = { name: pet.name ?? 'Rex', status: pet.status };
+  // categoryId is written raw so that int64 values survive the encoding.
+  const json = `{"name":${JSON.stringify(fields.name)},"categoryId":${pet.categoryId ?? 1}${fields.status ? `,"status":${JSON.stringify(fields.status)}` : ''}}`;
+  const response = await call('POST', '/v1/pets', { json });
+  if (response.status !== 201) throw new Error(`createPet failed: ${response.status} ${response.text}`);
+  return /"id":(\d+)/.exec(response.text)![1];
+}

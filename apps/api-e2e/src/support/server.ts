@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
+
+/** The key every e2e server accepts. */
+export const TEST_API_KEY = 'e2e-test-key-0123456789';
+export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` } as const;
+
+export type E2eTarget = 'pglite' | 'postgres';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends a signal and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The database a test server should use for a target: a fresh PGlite directory, or the test PostgreSQL. */
+export function databaseEnv(target: E2eTarget): Record<string, string> {
+  if (target === 'pglite') return { DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+  return { DATABASE_URL: testDatabaseUrl(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+}
+
+/** TEST_DATABASE_URL, refused unless its database name contains "test": e2e tests write to it. */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const database = new URL(url).pathname.slice(1);
+  if (!database.includes('test')) throw new Error(`Refusing to run e2e tests against database "${database}": its name lacks "test"`);
+  return url;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Starts the built service with these variables (plus a free PORT) and waits until it answers /healthz. */
+export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', API_KEYS: TEST_API_KEY, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const server: RunningServer = {
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  await waitUntilAnswering(server, exited, timeoutMs);
+  return server;
+}
+
+async function waitUntilAnswering(server: RunningServer, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  let stopped = false;
+  void exited.then(() => (stopped = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopped) {
+    try {
+      if ((await fetch(`${server.url}/healthz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  await server.stop('SIGKILL');
+  throw new Error(`The server did not start:\n${server.output()}`);
+}
+
+/** Runs the built service to completion (for start-up failures) and returns its exit code and output. */
+export async function runServerToExit(env: Record<string, string>, timeoutMs = 15_000): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
+  clearTimeout(timer);
+  return { code, output };
+}

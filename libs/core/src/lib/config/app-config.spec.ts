@@ -1,0 +1,110 @@
+import { InvalidConfigError, loadConfig } from './app-config';
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof InvalidConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('loadConfig', () => {
+  it('uses the defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: '.data',
+      apiKeys: [],
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'postgres://user:pw@db:5432/pets',
+        DATA_DIR: '/var/lib/petstore',
+        API_KEYS: 'k1',
+        LOG_LEVEL: 'debug',
+        NODE_ENV: 'production',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://user:pw@db:5432/pets',
+      dataDir: '/var/lib/petstore',
+      apiKeys: ['k1'],
+      logLevel: 'debug',
+      production: true,
+    });
+  });
+
+  it('splits API_KEYS on commas', () => {
+    expect(loadConfig({ API_KEYS: 'alpha,beta,gamma' }).apiKeys).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it.each(['0', '65535'])('accepts PORT %s', (port) => {
+    expect(loadConfig({ PORT: port }).port).toBe(Number(port));
+  });
+
+  it.each(['abc', '70000', '-1', '1.5', '65536'])('refuses PORT %p', (port) => {
+    expect(problemsOf({ PORT: port })).toEqual(['PORT must be an integer from 0 to 65535']);
+  });
+
+  it('throws an InvalidConfigError whose message names the variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(InvalidConfigError);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+  });
+
+  it.each(['postgres://db/pets', 'postgresql://db/pets'])('accepts DATABASE_URL %s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it('refuses a DATABASE_URL that is not PostgreSQL', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })).toEqual(['DATABASE_URL must be a postgres:// or postgresql:// URL']);
+  });
+
+  it('takes an empty DATABASE_URL for unset', () => {
+    expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+  });
+
+  it('requires API_KEYS in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['API_KEYS must be set when NODE_ENV is production']);
+  });
+
+  it.each(['has space', 'tab\tkey', 'caf\u00e9', 'a,,b', ',', 'a,'])('refuses API_KEYS %p', (keys) => {
+    expect(problemsOf({ API_KEYS: keys })).toEqual([
+      'API_KEYS must be a comma-separated list of keys of printable ASCII characters without spaces',
+    ]);
+  });
+
+  it('refuses an unknown LOG_LEVEL and NODE_ENV', () => {
+    expect(problemsOf({ LOG_LEVEL: 'verbose', NODE_ENV: 'staging' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      'NODE_ENV must be one of development, production, test',
+    ]);
+  });
+
+  it('lists every problem at once', () => {
+    const problems = problemsOf({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', NODE_ENV: 'production' });
+
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/PORT/);
+    expect(problems.join('\n')).toMatch(/DATABASE_URL/);
+    expect(problems.join('\n')).toMatch(/LOG_LEVEL/);
+    expect(problems.join('\n')).toMatch(/API_KEYS/);
+  });
+
+  it('trims the values it reads', () => {
+    const config = loadConfig({ PORT: ' 8080 ', HOST: ' localhost ', API_KEYS: ' k1,k2 ' });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('localhost');
+    expect(config.apiKeys).toEqual(['k1', 'k2']);
+  });
+});

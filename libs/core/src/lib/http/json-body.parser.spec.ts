@@ -1,0 +1,71 @@
+import { ApiException } from '../errors/api.exception';
+import { parseJsonBody } from './json-body.parser';
+
+function parseError(text: string): ApiException {
+  try {
+    parseJsonBody(text);
+  } catch (error) {
+    if (error instanceof ApiException) return error;
+    throw error;
+  }
+  throw new Error(`${JSON.stringify(text)} was parsed`);
+}
+
+describe('parseJsonBody', () => {
+  it.each([
+    ['9223372036854775807', 9223372036854775807n],
+    ['-9223372036854775808', -9223372036854775808n],
+    ['9007199254740993', 2n ** 53n + 1n],
+    ['0', 0n],
+    ['-7', -7n],
+  ])('turns the integer literal %s into the exact bigint', (text, expected) => {
+    expect(parseJsonBody(`{"id":${text}}`)).toEqual({ id: expected });
+  });
+
+  it('keeps integers exact inside arrays and nested objects', () => {
+    expect(parseJsonBody('{"pet":{"ids":[1,9223372036854775807]}}')).toEqual({ pet: { ids: [1n, 9223372036854775807n] } });
+  });
+
+  it('keeps a fraction a number', () => {
+    expect(parseJsonBody('{"x":1.5}')).toEqual({ x: 1.5 });
+  });
+
+  it('turns an exponent form into a number, not a bigint', () => {
+    const body = parseJsonBody('{"x":1e2}') as { x: unknown };
+    expect(body.x).toBe(100);
+  });
+
+  it('parses strings, booleans and null as usual', () => {
+    expect(parseJsonBody('{"name":"Rex \\"the dog\\"","ok":true,"none":null}')).toEqual({ name: 'Rex "the dog"', ok: true, none: null });
+  });
+
+  it.each(['', '   ', '\n\t '])('refuses the empty body %p as MALFORMED_JSON', (text) => {
+    const error = parseError(text);
+    expect(error.code).toBe('MALFORMED_JSON');
+    expect(error.getStatus()).toBe(400);
+    expect(error.message).toBe('Request body is empty; expected a JSON object');
+  });
+
+  it.each(['{x', '{"name":"Rex",}', "{'name':'Rex'}", '{"a":1} x', 'undefined', '{"a":NaN}'])('refuses the malformed body %p', (text) => {
+    const error = parseError(text);
+    expect(error.code).toBe('MALFORMED_JSON');
+    expect(error.getStatus()).toBe(400);
+    expect(error.message).toMatch(/^Request body is not valid JSON/);
+  });
+
+  it.each(['{"name":"Rex","name":"Max"}', '{"name":"Rex","name":"Rex"}', '{"a":{"x":1},"a":{"x":1}}'])('refuses the duplicate key in %s', (text) => {
+    const error = parseError(text);
+    expect(error.code).toBe('MALFORMED_JSON');
+    expect(error.getStatus()).toBe(400);
+  });
+
+  it('keeps "__proto__" as a plain own property without changing the prototype', () => {
+    const body = parseJsonBody('{"__proto__":{"a":1}}') as object;
+
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(Object.hasOwn(body, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value).toEqual({ a: 1n });
+    expect((body as { a?: unknown }).a).toBeUndefined();
+    expect(({} as { a?: unknown }).a).toBeUndefined();
+  });
+});
