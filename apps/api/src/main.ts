@@ -61,6 +61,10 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
   const close = (signal: NodeJS.Signals) => {
     log.info(`${signal} received: shutting down`);
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    // Keep-alive connections that finish their request after close() began would hold the
+    // server open until their idle timeout: close each one as soon as it goes idle.
+    const server = app.getHttpServer();
+    setInterval(() => server.closeIdleConnections(), 50).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
