@@ -6,6 +6,7 @@ import {
   AccessLogController,
   type AppConfig,
   BODY_LIMIT_BYTES,
+  clientErrorHandler,
   ErrorBodyFilter,
   InvalidConfigError,
   loadConfig,
@@ -14,6 +15,7 @@ import {
   registerJsonBodyParser,
   registerResponseHeaders,
   requestIdFor,
+  sendError,
 } from '@petstore/core';
 import type { Plugin } from 'ajv';
 import ajvErrors from 'ajv-errors';
@@ -32,6 +34,10 @@ async function bootstrap(config: AppConfig): Promise<void> {
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
+    frameworkErrors: sendError,
+    // "/v1/pets/" is "/v1/pets", not a pet with an empty id.
+    routerOptions: { ignoreTrailingSlash: true },
     // ajv-errors lets a schema say, per field, what a client got wrong.
     ajv: { customOptions: { allErrors: true }, plugins: [ajvErrors as Plugin<unknown>] },
   });

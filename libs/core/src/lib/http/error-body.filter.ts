@@ -7,11 +7,17 @@ import { toErrorResponse } from '../errors/error-response';
 export class ErrorBodyFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const { status, body, headers } = toErrorResponse(exception);
-    if (status === 503) request.log.warn({ err: exception }, body.message);
-    else if (status >= 500) request.log.error({ err: exception }, 'Unhandled error');
-    void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);
+    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
+}
+
+/**
+ * Answers with the Error body for `exception`, logging server faults with the request id.
+ * Also Fastify's `frameworkErrors` hook, for the URLs its router rejects before Nest runs.
+ */
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body, headers } = toErrorResponse(exception);
+  if (status === 503) request.log.warn({ err: exception }, body.message);
+  else if (status >= 500) request.log.error({ err: exception }, 'Unhandled error');
+  void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import { ApiException } from '../errors/api.exception';
@@ -38,6 +39,24 @@ export class AccessLogController extends LogController {
 /** Keeps a token a client wrongly put in the query string out of the logs. */
 function redactedUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&]*/gi, '$1[REDACTED]');
+}
+
+/**
+ * Answers requests that Node's HTTP parser rejects before Fastify sees them (headers too
+ * large, malformed request line, time-out) with an Error body too.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
+  const body = JSON.stringify({ code: ErrorCode.BadRequest, message, status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Accepts only application/json bodies, parsed exactly (see parseJsonBody). */
