@@ -5,11 +5,14 @@ import { toPet, type PetRow } from './pet.mapper';
 
 const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
-const LIST: Statement = { name: 'pets_list', text: `SELECT ${COLUMNS} FROM pets ORDER BY id LIMIT $1` };
+// Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
+const LIST: Statement = { name: 'pets_list', text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2` };
 const LIST_BY_STATUS: Statement = {
   name: 'pets_list_by_status',
-  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 ORDER BY id LIMIT $2`,
+  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
 };
+// Identity ids start at 1, so "after 0" is the first page.
+const FIRST_PAGE = '0';
 const FIND_BY_ID: Statement = { name: 'pets_find_by_id', text: `SELECT ${COLUMNS} FROM pets WHERE id = $1` };
 const INSERT: Statement = {
   name: 'pets_insert',
@@ -24,9 +27,10 @@ export class TypeOrmPetRepository extends PetRepository {
   }
 
   async list(query: PetQuery): Promise<Pet[]> {
+    const after = query.after?.toString() ?? FIRST_PAGE;
     const rows = query.status
-      ? await this.database.query<PetRow>(LIST_BY_STATUS, [query.status, query.limit])
-      : await this.database.query<PetRow>(LIST, [query.limit]);
+      ? await this.database.query<PetRow>(LIST_BY_STATUS, [query.status, after, query.limit])
+      : await this.database.query<PetRow>(LIST, [after, query.limit]);
     return rows.map(toPet);
   }
 

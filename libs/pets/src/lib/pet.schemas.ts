@@ -4,6 +4,7 @@ import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STA
 // responses (bigint ids as exact digits, unknown fields dropped).
 
 const STATUS_MESSAGE = `must be one of ${PET_STATUSES.join(', ')}`;
+export const AFTER_MESSAGE = 'after must be a 64-bit integer (the id of the last pet of the previous page)';
 
 export const PET_SCHEMA = {
   type: 'object',
@@ -32,10 +33,12 @@ export const LIST_PETS_QUERY_SCHEMA = {
       errorMessage: `limit must be an integer from ${PET_PAGE_MIN_LIMIT} to ${PET_PAGE_MAX_LIMIT}`,
     },
     status: { type: 'string', enum: PET_STATUSES, errorMessage: `status ${STATUS_MESSAGE}` },
+    after: { type: 'string', pattern: '^(0|-?[1-9][0-9]{0,18})$', errorMessage: AFTER_MESSAGE },
   },
 } as const;
 
 export interface ListPetsQuery {
   readonly limit: string;
   readonly status?: (typeof PET_STATUSES)[number];
+  readonly after?: string;
 }

@@ -12,12 +12,12 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ErrorBody, type RouteHeadersConfig } from '@petstore/core';
-import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES, type Pet } from '@petstore/domain';
+import { ErrorBody, type RouteHeadersConfig, validationFailed } from '@petstore/core';
+import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES, parseInt64, type Pet } from '@petstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
-import { LIST_PETS_QUERY_SCHEMA, PET_LIST_SCHEMA, PET_SCHEMA, type ListPetsQuery } from './pet.schemas';
+import { AFTER_MESSAGE, LIST_PETS_QUERY_SCHEMA, PET_LIST_SCHEMA, PET_SCHEMA, type ListPetsQuery } from './pet.schemas';
 import { JsonBodyValidationPipe, ParsePositiveInt64Pipe } from './pipes';
 import { PetsService } from './pets.service';
 
@@ -29,6 +29,14 @@ const GET_PET_DEPRECATION: RouteHeadersConfig = {
     link: '</v1/pets>; rel="successor-version"',
   },
 };
+
+/** The keyset cursor; the schema checked its form, this checks the int64 range. */
+function afterOf(query: ListPetsQuery): bigint | undefined {
+  if (query.after === undefined) return undefined;
+  const after = parseInt64(query.after);
+  if (after === undefined) throw validationFailed(AFTER_MESSAGE);
+  return after;
+}
 
 @ApiTags('pets')
 @ApiBearerAuth()
@@ -44,8 +52,15 @@ export class PetsController {
   @ApiQuery({ name: 'status', required: false, enum: PET_STATUSES, enumName: 'PetStatus' })
   @ApiOkResponse({ type: [PetDto], description: 'A paginated list of animals' })
   @ApiBadRequestResponse({ type: ErrorBody, description: 'A query parameter is invalid' })
-  list(@Query() query: ListPetsQuery): Promise<Pet[]> {
-    return this.pets.list({ limit: Number(query.limit), status: query.status });
+  async list(@Query() query: ListPetsQuery, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+    const limit = Number(query.limit);
+    const pets = await this.pets.list({ limit, status: query.status, after: afterOf(query) });
+    if (pets.length === limit) {
+      // A full page may have a successor: point at it (RFC 8288), keeping the filter.
+      const status = query.status ? `&status=${query.status}` : '';
+      void reply.header('link', `<${request.routeOptions.url}?limit=${limit}${status}&after=${pets[limit - 1].id}>; rel="next"`);
+    }
+    return pets;
   }
 
   @Post()
