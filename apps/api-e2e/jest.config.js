@@ -9,6 +9,7 @@ const e2eProject = (target) => ({
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   globals: { e2eTarget: target },
+  setupFilesAfterEnv: ['<rootDir>/src/support/contract-count.ts'],
 });
 
 // E2E_TARGETS (e.g. "postgres") picks the databases explicitly.

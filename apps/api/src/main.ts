@@ -20,7 +20,7 @@ import {
 import type { Plugin } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import type { FastifyBaseLogger } from 'fastify';
-import { setupApiDocs } from './api-docs';
+import { createApiDocument, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule } from './app.module';
 
 async function bootstrap(config: AppConfig): Promise<void> {
@@ -52,7 +52,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz'] });
   app.useGlobalFilters(new ErrorBodyFilter());
-  setupApiDocs(app);
+  serveApiDocs(app, createApiDocument(app));
   await app.init();
   addMethodNotAllowedRoutes();
   await app.listen({ port: config.port, host: config.host });

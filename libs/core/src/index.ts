@@ -8,3 +8,4 @@ export * from './lib/http/http-setup';
 export * from './lib/http/json-body.parser';
 export * from './lib/http/pino-nest.logger';
 export * from './lib/http/health.controller';
+export * from './lib/errors/api-error-response.decorator';

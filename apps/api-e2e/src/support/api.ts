@@ -1,3 +1,4 @@
+import { expectDocumentedResponse } from './contract';
 import type { E2eTarget } from './server';
 import { AUTH } from './server';
 
@@ -25,7 +26,7 @@ export interface ApiResponse {
 export async function call(
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: string; json?: unknown; auth?: boolean } = {},
+  options: { headers?: Record<string, string>; body?: string; json?: unknown; auth?: boolean; contract?: boolean } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...(options.auth === false ? {} : AUTH), ...options.headers };
   let body = options.body;
@@ -41,6 +42,8 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  // Answers Node or the router give before any operation runs (431, 414…) are outside the contract.
+  if (options.contract !== false) expectDocumentedResponse(method, path, response.status, response.headers, parsed);
   return { status: response.status, headers: response.headers, text, body: parsed };
 }
 

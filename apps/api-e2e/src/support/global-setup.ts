@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { databaseEnv, type E2eTarget, startServer } from './server';
 
 /** Starts the server shared by the e2e tests of one target; its URL reaches the tests through the environment. */
 export default async function globalSetup(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const target = project.globals.e2eTarget;
+  process.env.E2E_CONTRACT_COUNT_FILE ??= join(mkdtempSync(join(tmpdir(), 'petstore-contract-')), 'validated.txt');
   const server = await startServer(databaseEnv(target));
   process.env[`E2E_URL_${target}`] = server.url;
   (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;

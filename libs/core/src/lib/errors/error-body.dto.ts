@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ErrorCode } from './error-code';
 
 /** The body of every error response. */
+@ApiSchema({ name: 'Error', description: 'The body of every error response' })
 export class ErrorBody {
   @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode', description: 'Machine-readable error code', example: ErrorCode.ValidationFailed })
   code!: ErrorCode;

@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { DEFAULT_PET_STATUS, PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_STATUSES, type PetStatus } from '@petstore/domain';
 import { ValidateIf } from 'class-validator';
 import { IsInt64, IsPetName, IsPetStatus } from './pet-validators';
 
 /** NewPet: the request body of createPet. */
+@ApiSchema({ name: 'NewPet' })
 export class CreatePetDto {
   @ApiProperty({
     description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim",

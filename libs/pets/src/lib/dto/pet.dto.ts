@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_STATUSES, type PetStatus } from '@petstore/domain';
 
 /** Pet: what the service returns. Documentation only; responses are serialized by PET_SCHEMA. */
+@ApiSchema({ name: 'Pet' })
 export class PetDto {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;

@@ -1,0 +1,67 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Ajv, { type ValidateFunction } from 'ajv';
+
+// Checks every answer of a documented operation against the committed OpenAPI document:
+// an undocumented status, a missing documented header or a body of the wrong shape fails.
+
+interface Operation {
+  readonly responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+}
+interface Document {
+  readonly servers: ReadonlyArray<{ url: string }>;
+  readonly paths: Record<string, Record<string, Operation>>;
+}
+
+const DOCUMENT_FILE = resolve(__dirname, '../../../../openapi/petstore.openapi.json');
+const document = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8')) as Document;
+const basePath = new URL(document.servers[0].url).pathname;
+// OpenAPI 3.0 schemas carry `example` and formats such as int64 that JSON Schema validators do not know.
+const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+ajv.addSchema({ ...document, $id: 'openapi' });
+
+const templates = Object.keys(document.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${basePath}${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+const validators = new Map<string, ValidateFunction>();
+let validated = 0;
+
+function validatorFor(pointer: string): ValidateFunction {
+  let validate = validators.get(pointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `openapi#${pointer}` });
+    validators.set(pointer, validate);
+  }
+  return validate;
+}
+
+const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** Validates one answer; answers to requests outside the documented operations are not checked. */
+export function expectDocumentedResponse(method: string, path: string, status: number, headers: Headers, body: unknown): void {
+  const pathname = new URL(path, 'http://x').pathname;
+  const template = templates.find(({ pattern }) => pattern.test(pathname))?.template;
+  const operation = template ? document.paths[template][method.toLowerCase()] : undefined;
+  if (!template || !operation) return;
+  const where = `${method} ${template} → ${status}`;
+  const response = operation.responses[String(status)];
+  if (!response) throw new Error(`${where} is not documented`);
+  for (const header of Object.keys(response.headers ?? {})) {
+    if (header === 'Link' && status === 200 && template === '/pets') continue; // only on full pages
+    if (!headers.has(header)) throw new Error(`${where}: documented header ${header} is missing`);
+  }
+  if (response.content) {
+    const pointer = `/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+    const validate = validatorFor(pointer);
+    if (!validate(body)) throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
+  } else if (body !== undefined) {
+    throw new Error(`${where}: a body was sent where the document has none`);
+  }
+  validated++;
+}
+
+/** Records how many answers this test file had validated, for the summary printed at the end. */
+export function recordValidatedCount(file: string): void {
+  appendFileSync(file, `${validated}\n`);
+}

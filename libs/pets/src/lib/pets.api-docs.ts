@@ -1,0 +1,86 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode } from '@petstore/core';
+import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
+import { CreatePetDto } from './dto/create-pet.dto';
+import { PetDto } from './dto/pet.dto';
+
+// The OpenAPI description of the three operations, in the words of the specification.
+
+const PET_EXAMPLE = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+const text = (example: string): ApiHeader['schema'] => ({ type: 'string', example });
+
+export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
+  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: text('@1922659200') },
+  Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: text(GET_PET_SUNSET) },
+  Link: { description: 'The replacement: the pet list with its status filter', schema: text('</v1/pets>; rel="successor-version"') },
+};
+
+export function ApiListPets() {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'listPets',
+      summary: 'List all animals',
+      description:
+        'Lists animals in ascending id order, with a page-size limit and an optional availability filter. ' +
+        'A full page carries a `Link` header to the next one (`after` = the last id of this page).',
+    }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      description: 'Maximum number of animals returned',
+      schema: { type: 'integer', minimum: PET_PAGE_MIN_LIMIT, maximum: PET_PAGE_MAX_LIMIT, default: PET_PAGE_DEFAULT_LIMIT },
+    }),
+    ApiQuery({ name: 'status', required: false, description: 'Filters by availability', enum: PET_STATUSES, enumName: 'PetStatus' }),
+    ApiQuery({
+      name: 'after',
+      required: false,
+      description: 'Keyset cursor: only animals whose id is greater (the id of the last animal of the previous page)',
+      schema: { type: 'integer', format: 'int64' },
+    }),
+    ApiResponse({
+      status: 200,
+      description: 'A paginated list of animals',
+      type: [PetDto],
+      example: [PET_EXAMPLE],
+      headers: { Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: text('</v1/pets?limit=20&after=20>; rel="next"') } },
+    }),
+    ApiErrorResponse(400, 'A query parameter is invalid', ErrorCode.ValidationFailed, 'limit must be an integer from 1 to 100'),
+    ApiCommonErrorResponses(),
+  );
+}
+
+export function ApiCreatePet() {
+  return applyDecorators(
+    ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its id.' }),
+    ApiBody({ type: CreatePetDto, required: true, examples: { rex: { summary: 'An available dog', value: { name: 'Rex', categoryId: 1, status: 'available' } } } }),
+    ApiResponse({
+      status: 201,
+      description: 'Animal added; body carries the assigned id',
+      type: PetDto,
+      example: PET_EXAMPLE,
+      headers: { Location: { description: 'The new animal', schema: text('/v1/pets/1') } },
+    }),
+    ApiErrorResponse(400, 'Body lacks required fields, contains invalid values or is not JSON', ErrorCode.ValidationFailed, 'name is required'),
+    ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
+    ApiErrorResponse(415, 'Body is not application/json', ErrorCode.UnsupportedMediaType, 'Content-Type must be application/json'),
+    ApiCommonErrorResponses(),
+  );
+}
+
+export function ApiGetPet() {
+  return applyDecorators(
+    ApiOperation({
+      operationId: 'getPet',
+      summary: 'Get an animal',
+      description: `Deprecated: removed on 5 December 2030. Use \`GET /pets\` with the \`status\` filter instead.`,
+      deprecated: true,
+    }),
+    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', minimum: 1 } }),
+    ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: DEPRECATION_HEADERS }),
+    ApiErrorResponse(400, 'petId is not a positive 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a positive 64-bit integer', DEPRECATION_HEADERS),
+    ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
+    ApiCommonErrorResponses(),
+  );
+}
