@@ -21,7 +21,10 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
   for (const name of ['Pet', 'NewPet', 'Error']) {
     Object.assign(document.components?.schemas?.[name] ?? {}, { additionalProperties: false });
   }
-  delete document.info.contact;
+  document.info.contact = { name: 'Petstore team', email: 'petstore-team@example.com' };
+  document.info.license = { name: 'Proprietary' };
+  // Who each server is for (OWASP API9): the public environments, and a developer's machine.
+  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': server.description === 'Local' });
   return document;
 }
 

@@ -6,7 +6,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 // an undocumented status, a missing documented header or a body of the wrong shape fails.
 
 interface Operation {
-  readonly responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+  readonly responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, { schema: { type: string } }> }>;
 }
 interface Document {
   readonly servers: ReadonlyArray<{ url: string }>;
@@ -47,13 +47,20 @@ export function expectDocumentedResponse(method: string, path: string, status: n
   const where = `${method} ${template} → ${status}`;
   const response = operation.responses[String(status)];
   if (!response) throw new Error(`${where} is not documented`);
-  for (const header of Object.keys(response.headers ?? {})) {
-    if (header === 'Link' && status === 200 && template === '/pets') continue; // only on full pages
-    if (!headers.has(header)) throw new Error(`${where}: documented header ${header} is missing`);
+  const pointer = `/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}`;
+  for (const [header, { schema }] of Object.entries(response.headers ?? {})) {
+    const value = headers.get(header);
+    if (value === null) {
+      if (header === 'Link' && status === 200 && template === '/pets') continue; // only on full pages
+      throw new Error(`${where}: documented header ${header} is missing`);
+    }
+    const validate = validatorFor(`${pointer}/headers/${escape(header)}/schema`);
+    if (!validate(schema.type === 'integer' ? Number(value) : value)) {
+      throw new Error(`${where}: header ${header}: ${value} does not match the document: ${ajv.errorsText(validate.errors)}`);
+    }
   }
   if (response.content) {
-    const pointer = `/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
-    const validate = validatorFor(pointer);
+    const validate = validatorFor(`${pointer}/content/application~1json/schema`);
     if (!validate(body)) throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
   } else if (body !== undefined) {
     throw new Error(`${where}: a body was sent where the document has none`);

@@ -5,6 +5,9 @@ export const PET_NAME_MAX_LENGTH = 255;
 // C0 controls (NUL included), DEL and C1 controls: invisible, and NUL cannot be stored in PostgreSQL text.
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
+/** The same rule as a JSON Schema pattern, for clients: no control characters. */
+export const PET_NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+
 /** Why a name breaks the rules, or undefined when it is acceptable. */
 export function petNameProblem(name: string): string | undefined {
   if (!name.isWellFormed()) return 'must be valid Unicode (no lone surrogates)';

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode } from '@petstore/core';
 import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
@@ -8,17 +8,21 @@ import { PetDto } from './dto/pet.dto';
 // The OpenAPI description of the three operations, in the words of the specification.
 
 const PET_EXAMPLE = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
-const text = (example: string): ApiHeader['schema'] => ({ type: 'string', example });
+/** A header whose value is always exactly `value`. */
+const constant = (value: string): ApiHeader['schema'] => ({ type: 'string', enum: [value], example: value });
+/** A header value matching `pattern`. */
+const matching = (pattern: string, example: string): ApiHeader['schema'] => ({ type: 'string', pattern, maxLength: 512, example });
 
 export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
-  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: text('@1922659200') },
-  Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: text(GET_PET_SUNSET) },
-  Link: { description: 'The replacement: the pet list with its status filter', schema: text('</v1/pets>; rel="successor-version"') },
+  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: constant('@1922659200') },
+  Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: constant(GET_PET_SUNSET) },
+  Link: { description: 'The replacement: the pet list with its status filter', schema: constant('</v1/pets>; rel="successor-version"') },
 };
 
 export function ApiListPets() {
   return applyDecorators(
+    ApiExtraModels(PetDto),
     ApiOperation({
       operationId: 'listPets',
       summary: 'List all animals',
@@ -30,7 +34,7 @@ export function ApiListPets() {
       name: 'limit',
       required: false,
       description: 'Maximum number of animals returned',
-      schema: { type: 'integer', minimum: PET_PAGE_MIN_LIMIT, maximum: PET_PAGE_MAX_LIMIT, default: PET_PAGE_DEFAULT_LIMIT },
+      schema: { type: 'integer', format: 'int32', minimum: PET_PAGE_MIN_LIMIT, maximum: PET_PAGE_MAX_LIMIT, default: PET_PAGE_DEFAULT_LIMIT },
     }),
     ApiQuery({ name: 'status', required: false, description: 'Filters by availability', enum: PET_STATUSES, enumName: 'PetStatus' }),
     ApiQuery({
@@ -42,9 +46,9 @@ export function ApiListPets() {
     ApiResponse({
       status: 200,
       description: 'A paginated list of animals',
-      type: [PetDto],
+      schema: { type: 'array', maxItems: PET_PAGE_MAX_LIMIT, items: { $ref: getSchemaPath(PetDto) } },
       example: [PET_EXAMPLE],
-      headers: { Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: text('</v1/pets?limit=20&after=20>; rel="next"') } },
+      headers: { Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"') } },
     }),
     ApiErrorResponse(400, 'A query parameter is invalid', ErrorCode.ValidationFailed, 'limit must be an integer from 1 to 100'),
     ApiCommonErrorResponses(),
@@ -60,7 +64,7 @@ export function ApiCreatePet() {
       description: 'Animal added; body carries the assigned id',
       type: PetDto,
       example: PET_EXAMPLE,
-      headers: { Location: { description: 'The new animal', schema: text('/v1/pets/1') } },
+      headers: { Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') } },
     }),
     ApiErrorResponse(400, 'Body lacks required fields, contains invalid values or is not JSON', ErrorCode.ValidationFailed, 'name is required'),
     ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),

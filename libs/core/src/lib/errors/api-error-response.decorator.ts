@@ -12,11 +12,16 @@ export interface ApiHeader {
 
 const WWW_AUTHENTICATE: ApiHeader = {
   description: 'The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent',
-  schema: { type: 'string', example: 'Bearer realm="petstore", error="invalid_token"' },
+  schema: {
+    type: 'string',
+    pattern: '^Bearer realm="petstore"(, error="invalid_(request|token)")?$',
+    maxLength: 64,
+    example: 'Bearer realm="petstore", error="invalid_token"',
+  },
 };
 const RETRY_AFTER: ApiHeader = {
   description: 'Seconds to wait before retrying',
-  schema: { type: 'integer', example: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS },
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600, example: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS },
 };
 
 /** The error answers every operation can give, whatever it does. */

@@ -2,6 +2,7 @@ import { BadRequestException, HttpException, NotFoundException } from '@nestjs/c
 import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
 import { errorCodes } from 'fastify';
 import { ApiException } from './api.exception';
+import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
 import { ErrorCode } from './error-code';
 import { toErrorResponse } from './error-response';
 
@@ -124,5 +125,11 @@ describe('toErrorResponse', () => {
   ])('puts the answer status in the body (%p)', (exception) => {
     const response = toErrorResponse(exception);
     expect(response.body.status).toBe(response.status);
+  });
+
+  it('cuts a message that quotes long client input to ERROR_MESSAGE_MAX_LENGTH characters', () => {
+    const { body } = toErrorResponse(new ApiException(ErrorCode.ValidationFailed, 400, `property ${'x'.repeat(5000)} should not exist`));
+    expect(body.message).toHaveLength(ERROR_MESSAGE_MAX_LENGTH);
+    expect(body.message.endsWith('…')).toBe(true);
   });
 });

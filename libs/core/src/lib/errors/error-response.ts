@@ -1,6 +1,7 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
 import { ApiException } from './api.exception';
+import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
 import { ErrorCode } from './error-code';
 
 /** A complete error answer: status line, Error body and extra headers. */
@@ -89,5 +90,6 @@ function validationMessage(
 }
 
 function respond(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
-  return { status, body: { code, message, status }, headers };
+  const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
+  return { status, body: { code, message: bounded, status }, headers };
 }

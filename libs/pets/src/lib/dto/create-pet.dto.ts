@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { DEFAULT_PET_STATUS, PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_STATUSES, type PetStatus } from '@petstore/domain';
+import { DEFAULT_PET_STATUS, PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_NAME_PATTERN, PET_STATUSES, type PetStatus } from '@petstore/domain';
 import { ValidateIf } from 'class-validator';
 import { IsInt64, IsPetName, IsPetStatus } from './pet-validators';
 
@@ -10,6 +10,7 @@ export class CreatePetDto {
     description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim",
     minLength: PET_NAME_MIN_LENGTH,
     maxLength: PET_NAME_MAX_LENGTH,
+    pattern: PET_NAME_PATTERN,
     example: 'Rex',
   })
   @IsPetName()

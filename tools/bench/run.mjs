@@ -1,0 +1,229 @@
+// Benchmarks the built service against a raw Fastify + pg baseline with the same routes and
+// SQL, on a throw-away PostgreSQL database. `--smoke`: 10k rows, one short run per case, and
+// a non-zero exit on any error or 5xx. See tools/bench/README.md.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
+import { ensureLoadTool, runLoad } from './lib/load.mjs';
+import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
+import { formatReport, scaling, summarize } from './lib/report.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '../..');
+const SERVICE_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
+const BASELINE_MAIN = join(HERE, 'baseline/server.mjs');
+
+const SMOKE = process.argv.includes('--smoke');
+const CONFIG = {
+  smoke: SMOKE,
+  sizes: SMOKE ? [10_000] : [10_000, 1_000_000],
+  reps: positiveInt('BENCH_REPS', SMOKE ? 1 : 3),
+  // Seconds per measured run; wrk takes whole seconds.
+  seconds: positiveInt('BENCH_DURATION', SMOKE ? 1 : 3),
+  // Before the first repetition of each case, connection count and target only: the later
+  // repetitions find the process JIT-warm and its pool connections open.
+  warmupSeconds: positiveInt('BENCH_WARMUP', SMOKE ? 0 : 1, { allowZero: true }),
+  connections: [8, 64],
+  adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+};
+const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
+const AUTH = { authorization: `Bearer ${API_KEY}` };
+const STAMP = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+const DATABASE = `petstore_bench_${STAMP}`;
+const DATABASE_URL = databaseUrl(CONFIG.adminUrl, DATABASE);
+
+const CASES = [
+  { name: 'list20', list: true, request: () => ({ kind: 'path', path: '/v1/pets?limit=20' }) },
+  { name: 'list20-pending', list: true, request: () => ({ kind: 'path', path: '/v1/pets?status=pending&limit=20' }) },
+  { name: 'list100', list: true, request: () => ({ kind: 'path', path: '/v1/pets?limit=100' }) },
+  { name: 'get', request: (size) => ({ kind: 'get', path: '/v1/pets/1', maxId: size }) },
+  // A page far from the start only means something on the largest table. A target that
+  // answers 400 to `after` does not have keyset pages yet: skipped, not failed.
+  { name: 'deep-page', largestOnly: true, optional: true, request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }) },
+  // Last: it grows the table.
+  { name: 'create', request: () => ({ kind: 'create', path: '/v1/pets' }) },
+];
+
+function positiveInt(name, fallback, { allowZero = false } = {}) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new Error(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}"`);
+  return value;
+}
+
+const cleanupTasks = [];
+let cleaning;
+/** Stops every child, drops the database, removes temp dirs; once, whichever way we end. */
+function cleanup() {
+  cleaning ??= (async () => {
+    await stopAll();
+    for (const task of cleanupTasks.reverse()) {
+      await task().catch((error) => console.error(`Cleanup: ${error.message}`));
+    }
+  })();
+  return cleaning;
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(code));
+  });
+}
+
+/** Spawns the service (extra env picks the database) or the baseline, and times it to its first 200. */
+async function start(name, env) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const [main, targetEnv] =
+    name === 'service'
+      ? [SERVICE_MAIN, { NODE_ENV: 'production', API_KEYS: API_KEY, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }]
+      : [BASELINE_MAIN, { API_KEY, ...env }];
+  const since = performance.now();
+  const child = spawnTracked(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv } });
+  const startMs = await waitFor200(`${url}/v1/pets?limit=1`, { headers: AUTH, child, since });
+  return { name, child, url, startMs };
+}
+
+/** Times the service on the embedded database: the first-ever start, then a start on the now initialized directory. */
+async function embeddedStartTimes() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  cleanupTasks.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const times = [];
+  for (const what of ['embedded PGlite, first-ever start (creates the DB)', 'embedded PGlite, start on an initialized DATA_DIR']) {
+    const service = await start('service', { DATA_DIR: dataDir });
+    await stop(service.child);
+    times.push({ what, ms: service.startMs });
+  }
+  return times;
+}
+
+/** One request: a target without keyset pages answers 400 to `after`. */
+async function skipReason(target, request) {
+  const response = await fetch(target.url + request.path, { headers: AUTH });
+  await response.arrayBuffer();
+  return response.status === 400 ? 'answers 400' : undefined;
+}
+
+function load(target, request, connections, seconds) {
+  return runLoad(CONFIG.tool, { baseUrl: target.url, apiKey: API_KEY, request, connections, seconds, countStatuses: SMOKE });
+}
+
+/** One case at one connection count: service and baseline alternately, `reps` times, never both at once. */
+async function measure(kase, request, connections, targets, skipped) {
+  const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
+  for (let rep = 0; rep < CONFIG.reps; rep++) {
+    for (const target of targets) {
+      if (skipped[target.name]) continue;
+      if (rep === 0 && CONFIG.warmupSeconds > 0) await load(target, request, connections, CONFIG.warmupSeconds);
+      // Peak memory is watched where it is expected: the widest responses at the most connections.
+      const stopSampling = kase.list && connections === 64 ? sampleRss(target.child.pid) : undefined;
+      runs[target.name].push(await load(target, request, connections, CONFIG.seconds));
+      if (stopSampling) target.peakKiB = Math.max(target.peakKiB ?? 0, stopSampling());
+    }
+  }
+  const result = (name) => (skipped[name] ? { skipped: skipped[name] } : summarize(runs[name]));
+  return { service: result('service'), baseline: result('baseline') };
+}
+
+async function runCases(size, targets) {
+  const rows = [];
+  for (const kase of CASES) {
+    if (kase.largestOnly && size !== CONFIG.sizes.at(-1)) continue;
+    const request = kase.request(size);
+    const skipped = {};
+    if (kase.optional) for (const t of targets) skipped[t.name] = await skipReason(t, request);
+    for (const connections of CONFIG.connections) {
+      const { service, baseline } = await measure(kase, request, connections, targets, skipped);
+      const ratio = service.rps && baseline.rps ? service.rps / baseline.rps : null;
+      rows.push({ size, case: kase.name, list: Boolean(kase.list), connections, service, baseline, ratio });
+      const rps = (r) => (r.skipped ? 'skipped' : `${Math.round(r.rps)} req/s, ${r.errors} errors`);
+      console.log(`  ${String(size).padStart(7)} ${kase.name.padEnd(15)} c${String(connections).padEnd(3)} service ${rps(service)} | baseline ${rps(baseline)}`);
+    }
+  }
+  return rows;
+}
+
+/** Each size: grow the table, restart both servers (fresh plans and pools), run every case. */
+async function benchSizes(startup) {
+  const rows = [];
+  const memory = [];
+  const explain = [];
+  let rowsNow = 0;
+  for (const size of CONFIG.sizes) {
+    const seeded = performance.now();
+    await growTo(DATABASE_URL, rowsNow, size);
+    rowsNow = size;
+    console.log(`Seeded ${size} rows in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    if (size >= 1_000_000) explain.push(...(await explainLists(DATABASE_URL)));
+    const service = await start('service', { DATABASE_URL });
+    startup.push({ what: `PostgreSQL, ${size} rows (migrations already applied)`, ms: service.startMs });
+    const baseline = await start('baseline', { DATABASE_URL });
+    const [serviceIdle, baselineIdle] = [rssKiB(service.child.pid), rssKiB(baseline.child.pid)];
+    rows.push(...(await runCases(size, [service, baseline])));
+    memory.push({
+      size,
+      service: { idleKiB: serviceIdle, peakKiB: service.peakKiB },
+      baseline: { idleKiB: baselineIdle, peakKiB: baseline.peakKiB },
+    });
+    await Promise.all([stop(service.child), stop(baseline.child)]);
+  }
+  return { rows, memory, explain };
+}
+
+/** Any error or 5xx in any case fails the smoke run. */
+function smokeFailures(rows) {
+  return rows.flatMap((row) =>
+    ['service', 'baseline']
+      .filter((name) => !row[name].skipped && (row[name].errors > 0 || row[name].fiveXx > 0))
+      .map((name) => `${row.case} c${row.connections} ${name}: ${row[name].errors} errors, ${row[name].fiveXx ?? '?'} 5xx`),
+  );
+}
+
+async function main() {
+  const began = performance.now();
+  CONFIG.tool = await ensureLoadTool(process.env.BENCH_TOOL);
+  console.log(`Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`);
+  await runCommand('npm', ['run', 'build'], { cwd: ROOT });
+
+  await createDatabase(CONFIG.adminUrl, DATABASE);
+  cleanupTasks.push(() => dropDatabase(CONFIG.adminUrl, DATABASE));
+  console.log(`Database ${DATABASE}`);
+  // The first start on the empty database runs the migrations that create `pets`.
+  const migrating = await start('service', { DATABASE_URL });
+  await stop(migrating.child);
+  const startup = [{ what: 'PostgreSQL, first start (runs the migrations)', ms: migrating.startMs }];
+
+  const { rows, memory, explain } = await benchSizes(startup);
+  startup.push(...(await embeddedStartTimes()));
+
+  const elapsedS = (performance.now() - began) / 1000;
+  const scalingRows = scaling(rows, CONFIG.sizes);
+  console.log(formatReport({ rows, scalingRows, memory, startup, explain, elapsedS, sizes: CONFIG.sizes }));
+
+  const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  const machine = { cpus: availableParallelism(), node: process.version };
+  writeFileSync(file, `${JSON.stringify({ stamp: STAMP, config: CONFIG, machine, elapsedS, rows, scaling: scalingRows, memory, startup, explain }, null, 2)}\n`);
+  console.log(`Results: ${relative(ROOT, file)}`);
+
+  if (!SMOKE) return 0;
+  const failures = smokeFailures(rows);
+  for (const failure of failures) console.error(`FAIL ${failure}`);
+  return failures.length ? 1 : 0;
+}
+
+main().then(
+  async (code) => {
+    await cleanup();
+    process.exit(code);
+  },
+  async (error) => {
+    console.error(error instanceof Error ? error.stack : error);
+    await cleanup();
+    process.exit(1);
+  },
+);
