@@ -18,7 +18,8 @@ const list = async (query = ''): Promise<PetBody[]> => {
 describe('GET /v1/pets', () => {
   beforeAll(async () => {
     // Enough pets of every status for the default page and the filters.
-    for (let i = 0; i < 22; i++) await createPet({ name: `List ${i}`, status: ['available', 'pending', 'sold'][i % 3] });
+    const statuses = ['available', 'pending', 'sold'] as const;
+    for (let i = 0; i < 22; i++) await createPet({ name: `List ${i}`, status: statuses[i % 3] });
   });
 
   it('returns a bare array of pets, 20 by default, in ascending id order', async () => {

@@ -1,6 +1,7 @@
+import { createPetstoreClient, type PetstoreClient } from '@petstore/client';
 import { expectDocumentedResponse } from './contract';
 import type { E2eTarget } from './server';
-import { AUTH } from './server';
+import { AUTH, TEST_API_KEY } from './server';
 
 declare const e2eTarget: E2eTarget;
 
@@ -56,12 +57,30 @@ export function expectError(response: ApiResponse, status: number, code: string)
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
 }
 
+/** The typed client generated from the OpenAPI document, with every answer checked against it. */
+export function client(): PetstoreClient {
+  const petstore = createPetstoreClient(`${baseUrl()}/v1`, TEST_API_KEY);
+  petstore.use({
+    async onResponse({ request, response }) {
+      const text = await response.clone().text();
+      const url = new URL(request.url);
+      expectDocumentedResponse(request.method, `${url.pathname}${url.search}`, response.status, response.headers, text ? JSON.parse(text) : undefined);
+    },
+  });
+  return petstore;
+}
+
 /** Creates a pet and returns its id as exact digits. */
-export async function createPet(pet: { name?: string; categoryId?: number | string; status?: string } = {}): Promise<string> {
-  const fields = { name: pet.name ?? 'Rex', status: pet.status };
-  // categoryId is written raw so that int64 values survive the encoding.
-  const json = `{"name":${JSON.stringify(fields.name)},"categoryId":${pet.categoryId ?? 1}${fields.status ? `,"status":${JSON.stringify(fields.status)}` : ''}}`;
-  const response = await call('POST', '/v1/pets', { json });
-  if (response.status !== 201) throw new Error(`createPet failed: ${response.status} ${response.text}`);
-  return /"id":(\d+)/.exec(response.text)![1];
+export async function createPet(pet: { name?: string; categoryId?: number | string; status?: 'available' | 'pending' | 'sold' } = {}): Promise<string> {
+  const name = pet.name ?? 'Rex';
+  if (typeof pet.categoryId === 'string') {
+    // Beyond 2^53 a JavaScript number would round: write the digits into the JSON as they are.
+    const json = `{"name":${JSON.stringify(name)},"categoryId":${pet.categoryId}${pet.status ? `,"status":"${pet.status}"` : ''}}`;
+    const response = await call('POST', '/v1/pets', { json });
+    if (response.status !== 201) throw new Error(`createPet failed: ${response.status} ${response.text}`);
+    return /"id":(\d+)/.exec(response.text)![1];
+  }
+  const { data, response } = await client().POST('/pets', { body: { name, categoryId: pet.categoryId ?? 1, status: pet.status } });
+  if (!data) throw new Error(`createPet failed: ${response.status}`);
+  return String(data.id);
 }
