@@ -152,6 +152,7 @@ async function benchSizes(startup) {
   const rows = [];
   const memory = [];
   const explain = [];
+  const serviceLog = [];
   let rowsNow = 0;
   for (const size of CONFIG.sizes) {
     const seeded = performance.now();
@@ -162,6 +163,7 @@ async function benchSizes(startup) {
     const service = await start('service', { DATABASE_URL });
     startup.push({ what: `PostgreSQL, ${size} rows (migrations already applied)`, ms: service.startMs });
     const baseline = await start('baseline', { DATABASE_URL });
+    startup.push({ what: `baseline (raw Fastify + pg), ${size} rows`, ms: baseline.startMs });
     const [serviceIdle, baselineIdle] = [rssKiB(service.child.pid), rssKiB(baseline.child.pid)];
     rows.push(...(await runCases(size, [service, baseline])));
     memory.push({
@@ -170,8 +172,11 @@ async function benchSizes(startup) {
       baseline: { idleKiB: baselineIdle, peakKiB: baseline.peakKiB },
     });
     await Promise.all([stop(service.child), stop(baseline.child)]);
+    // At LOG_LEVEL=warn the service logs only 503s, 5xx and other trouble: worth showing.
+    const log = service.child.output.trim();
+    if (log) serviceLog.push({ size, lines: log.split('\n') });
   }
-  return { rows, memory, explain };
+  return { rows, memory, explain, serviceLog };
 }
 
 /** Any error or 5xx in any case fails the smoke run. */
@@ -197,17 +202,17 @@ async function main() {
   await stop(migrating.child);
   const startup = [{ what: 'PostgreSQL, first start (runs the migrations)', ms: migrating.startMs }];
 
-  const { rows, memory, explain } = await benchSizes(startup);
+  const { rows, memory, explain, serviceLog } = await benchSizes(startup);
   startup.push(...(await embeddedStartTimes()));
 
   const elapsedS = (performance.now() - began) / 1000;
   const scalingRows = scaling(rows, CONFIG.sizes);
-  console.log(formatReport({ rows, scalingRows, memory, startup, explain, elapsedS, sizes: CONFIG.sizes }));
+  console.log(formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes: CONFIG.sizes }));
 
   const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
   mkdirSync(dirname(file), { recursive: true });
   const machine = { cpus: availableParallelism(), node: process.version };
-  writeFileSync(file, `${JSON.stringify({ stamp: STAMP, config: CONFIG, machine, elapsedS, rows, scaling: scalingRows, memory, startup, explain }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ stamp: STAMP, config: CONFIG, machine, elapsedS, rows, scaling: scalingRows, memory, startup, explain, serviceLog }, null, 2)}\n`);
   console.log(`Results: ${relative(ROOT, file)}`);
 
   if (!SMOKE) return 0;

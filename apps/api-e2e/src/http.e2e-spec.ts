@@ -31,7 +31,7 @@ describe('HTTP behaviour', () => {
   });
 
   it('treats a trailing slash as the same route', async () => {
-    expect((await call('GET', '/v1/pets/')).status).toBe(200);
+    expect((await call('GET', '/v1/pets/', { contract: false })).status).toBe(200);
   });
 
   it.each([

@@ -51,7 +51,7 @@ export function formatTable(rows) {
   return [head, sub, '-'.repeat(sub.length + 6), ...lines].join('\n');
 }
 
-export function formatReport({ rows, scalingRows, memory, startup, explain, elapsedS, sizes }) {
+export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes }) {
   const out = ['', formatTable(rows), ''];
   if (scalingRows.length) {
     out.push(`Ratio at ${sizeLabel(sizes.at(-1))} / ratio at ${sizeLabel(sizes[0])} (list cases; < 1 means the service loses ground on the larger table):`);
@@ -62,6 +62,10 @@ export function formatReport({ rows, scalingRows, memory, startup, explain, elap
   for (const m of memory) out.push(`  ${sizeLabel(m.size).padEnd(4)} service ${mib(m.service.idleKiB)} / ${mib(m.service.peakKiB)}    baseline ${mib(m.baseline.idleKiB)} / ${mib(m.baseline.peakKiB)}`);
   out.push('', 'Start-up, spawn to the first 200 on /v1/pets:');
   for (const s of startup) out.push(`  ${s.what.padEnd(52)} ${num(s.ms, 0).padStart(6)} ms`);
+  for (const log of serviceLog) {
+    out.push('', `Service log at ${sizeLabel(log.size)} (LOG_LEVEL=warn; last ${Math.min(log.lines.length, 10)} of ${log.lines.length} lines kept):`);
+    out.push(...log.lines.slice(-10).map((line) => `  ${line.slice(0, 300)}`));
+  }
   for (const e of explain) out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
   out.push('', `Elapsed: ${elapsedS.toFixed(0)} s`);
   return out.join('\n');

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPrism } from './prism';
 import { databaseEnv, type E2eTarget, startServer } from './server';
 
 /** Starts the server shared by the e2e tests of one target; its URL reaches the tests through the environment. */
@@ -10,4 +11,9 @@ export default async function globalSetup(_config: unknown, project: { globals: 
   const server = await startServer(databaseEnv(target));
   process.env[`E2E_URL_${target}`] = server.url;
   (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
+  if (process.env.E2E_PRISM === '1') {
+    const prism = await startPrism(`${server.url}/v1`);
+    process.env.E2E_PRISM_URL = prism.url;
+    (globalThis as Record<string, unknown>).e2ePrism = prism;
+  }
 }

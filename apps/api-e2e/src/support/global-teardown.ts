@@ -1,9 +1,16 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { RunningPrism } from './prism';
 import type { E2eTarget, RunningServer } from './server';
 
 export default async function globalTeardown(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const server = (globalThis as Record<string, unknown>)[`e2eServer_${project.globals.e2eTarget}`] as RunningServer | undefined;
   await server?.stop();
+  const prism = (globalThis as Record<string, unknown>).e2ePrism as RunningPrism | undefined;
+  if (prism) {
+    const violations = await prism.stop();
+    console.log(`\nPrism reported ${violations.length} response violations`);
+    if (violations.length > 0) throw new Error(`The service broke its OpenAPI contract:\n${violations.join('\n')}`);
+  }
   const countFile = process.env.E2E_CONTRACT_COUNT_FILE;
   if (countFile && existsSync(countFile)) {
     const total = readFileSync(countFile, 'utf8').split('\n').filter(Boolean).map(Number).reduce((sum, count) => sum + count, 0);
