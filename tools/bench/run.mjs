@@ -227,6 +227,8 @@ main().then(
     process.exit(code);
   },
   async (error) => {
+    // Interrupted: the signal handler is already cleaning up and exits with its own code.
+    if (cleaning) return;
     console.error(error instanceof Error ? error.stack : error);
     await cleanup();
     process.exit(1);

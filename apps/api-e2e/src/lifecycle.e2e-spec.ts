@@ -57,6 +57,21 @@ describe('service lifecycle', () => {
     }
   });
 
+  if (target === 'postgres') {
+    it('serves with unnamed statements when DATABASE_PREPARED_STATEMENTS=false (for poolers that cannot keep them)', async () => {
+      const server = await startServer({ ...env, DATABASE_PREPARED_STATEMENTS: 'false' });
+      try {
+        const created = await fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Unnamed","categoryId":3}' });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: number };
+        expect((await fetch(`${server.url}/v1/pets/${id}`, { headers: AUTH })).status).toBe(200);
+        expect((await fetch(`${server.url}/v1/pets?status=available&limit=5`, { headers: AUTH })).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+
   if (target === 'pglite') {
     it('refuses a second process on the same data directory', async () => {
       const first = await startServer(env);

@@ -11,7 +11,9 @@ export const API_PREFIX = 'v1';
 @Module({})
 export class AppModule {
   static register(config: AppConfig, apiKeys: readonly string[]): DynamicModule {
-    const persistence = PersistenceModule.forRoot(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+    const persistence = PersistenceModule.forRoot(
+      config.databaseUrl ? { url: config.databaseUrl, preparedStatements: config.preparedStatements } : { dataDir: config.dataDir },
+    );
     return {
       module: AppModule,
       imports: [

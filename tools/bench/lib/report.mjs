@@ -48,7 +48,8 @@ export function formatTable(rows) {
     (row) =>
       `${sizeLabel(row.size).padEnd(5)} ${row.case.padEnd(15)} ${String(row.connections).padStart(5)} | ${side(row.service)} | ${side(row.baseline)} | ${num(row.ratio).padStart(5)}`,
   );
-  return [head, sub, '-'.repeat(sub.length + 6), ...lines].join('\n');
+  const notes = [...new Set(rows.flatMap((row) => [row.service, row.baseline].flatMap((r) => r.runs?.map((run) => run.note) ?? [])).filter(Boolean))];
+  return [head, sub, '-'.repeat(sub.length + 6), ...lines, ...notes.map((note) => `note: ${note}`)].join('\n');
 }
 
 export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes }) {

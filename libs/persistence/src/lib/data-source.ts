@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
-import { PGliteDriver } from 'typeorm-pglite';
 import { MIGRATIONS } from './migrations';
 import { PetEntity } from './pet.entity';
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
-export type DatabaseLocation = { readonly url: string } | { readonly dataDir: string };
+export type DatabaseLocation = { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string };
 
 /** Bounds how long a request waits on an unreachable database, so it fails with 503 within 2 s. */
 const POOL = {
@@ -18,8 +17,11 @@ const POOL = {
   application_name: 'petstore',
 };
 
-/** The DataSource of the service and of the migration CLI: same entities, same migrations. */
-export function createDataSource(location: DatabaseLocation): DataSource {
+/**
+ * The DataSource of the service and of the migration CLI: same entities, same migrations.
+ * PGlite (a WebAssembly PostgreSQL) is loaded only when it is used.
+ */
+export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
     entities: [PetEntity],
@@ -31,6 +33,7 @@ export function createDataSource(location: DatabaseLocation): DataSource {
   if ('url' in location) {
     return new DataSource({ ...common, url: location.url, extra: POOL });
   }
+  const { PGliteDriver } = await import('typeorm-pglite');
   const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
   return new DataSource({ ...common, driver });
 }

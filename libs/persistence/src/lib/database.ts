@@ -25,36 +25,39 @@ interface QueryablePool {
  */
 @Injectable()
 export class Database implements OnModuleInit, OnApplicationShutdown {
-  readonly dataSource: DataSource;
-  private readonly embedded: boolean;
+  private dataSource?: DataSource;
+  private readonly named: boolean;
   private pool!: QueryablePool;
   private unlockDataDir?: () => void;
 
   constructor(@Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation) {
-    this.dataSource = createDataSource(location);
-    this.embedded = 'dataDir' in location;
+    // PGlite has one session and no statement cache; a transaction-mode pooler before
+    // PgBouncer 1.21 cannot keep statements across transactions.
+    this.named = 'url' in location && location.preparedStatements;
   }
 
   /** Connects and brings the schema up to date before the service takes requests. */
   async onModuleInit(): Promise<void> {
     if ('dataDir' in this.location) this.unlockDataDir = lockDataDir(this.location.dataDir);
-    await this.dataSource.initialize();
-    await this.dataSource.runMigrations({ transaction: 'each' });
-    this.pool = (this.dataSource.driver as unknown as { master: QueryablePool }).master;
+    const dataSource = await createDataSource(this.location);
+    this.dataSource = dataSource;
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+    this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
   }
 
   /** Runs after the HTTP server has finished its in-flight requests. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    if (this.dataSource?.isInitialized) await this.dataSource.destroy();
     this.unlockDataDir?.();
   }
 
   /** Runs one statement and returns its rows; an unreachable database raises StoreUnavailableError. */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
     try {
-      const result = this.embedded
-        ? await this.pool.query(statement.text, values) // PGlite has one session and no statement cache.
-        : await this.pool.query({ name: statement.name, text: statement.text, values });
+      const result = this.named
+        ? await this.pool.query({ name: statement.name, text: statement.text, values })
+        : await this.pool.query(statement.text, values);
       return result.rows as Row[];
     } catch (error) {
       throw isConnectionFailure(error) ? new StoreUnavailableError({ cause: error }) : error;

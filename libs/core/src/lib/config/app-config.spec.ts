@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: undefined,
+      preparedStatements: true,
       dataDir: '.data',
       apiKeys: [],
       logLevel: 'info',
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
         PORT: '8080',
         HOST: '127.0.0.1',
         DATABASE_URL: 'postgres://user:pw@db:5432/pets',
+        DATABASE_PREPARED_STATEMENTS: 'false',
         DATA_DIR: '/var/lib/petstore',
         API_KEYS: 'k1',
         LOG_LEVEL: 'debug',
@@ -38,11 +40,16 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: 'postgres://user:pw@db:5432/pets',
+      preparedStatements: false,
       dataDir: '/var/lib/petstore',
       apiKeys: ['k1'],
       logLevel: 'debug',
       production: true,
     });
+  });
+
+  it('refuses a DATABASE_PREPARED_STATEMENTS that is not true or false', () => {
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'yes' })).toThrow('DATABASE_PREPARED_STATEMENTS must be true or false');
   });
 
   it('splits API_KEYS on commas', () => {

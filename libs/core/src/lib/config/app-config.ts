@@ -25,6 +25,10 @@ class Environment {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
+  @Transform(({ value }) => value || 'true')
+  @IsIn(['true', 'false'], { message: 'DATABASE_PREPARED_STATEMENTS must be true or false' })
+  DATABASE_PREPARED_STATEMENTS!: 'true' | 'false';
+
   @Transform(({ value }) => value || '.data')
   @IsString()
   DATA_DIR!: string;
@@ -52,6 +56,8 @@ export abstract class AppConfig {
   abstract readonly host: string;
   /** PostgreSQL URL; undefined means the embedded database under `dataDir`. */
   abstract readonly databaseUrl: string | undefined;
+  /** Whether hot queries use named prepared statements (off behind a pooler that cannot keep them). */
+  abstract readonly preparedStatements: boolean;
   abstract readonly dataDir: string;
   abstract readonly apiKeys: readonly string[];
   abstract readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -78,6 +84,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     port: parsed.PORT,
     host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
+    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS === 'true',
     dataDir: parsed.DATA_DIR,
     apiKeys: parsed.API_KEYS ? parsed.API_KEYS.split(',') : [],
     logLevel: parsed.LOG_LEVEL,
@@ -86,6 +93,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
 }
 
 function trimmedCopy(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  const keys: (keyof Environment)[] = ['PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'API_KEYS', 'LOG_LEVEL', 'NODE_ENV'];
+  const keys: (keyof Environment)[] = ['PORT', 'HOST', 'DATABASE_URL', 'DATABASE_PREPARED_STATEMENTS', 'DATA_DIR', 'API_KEYS', 'LOG_LEVEL', 'NODE_ENV'];
   return Object.fromEntries(keys.map((key) => [key, trimmed({ value: env[key] })]));
 }
