@@ -30,7 +30,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
       redact: ['req.headers.authorization'],
       transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
-    logController: new AccessLogController(),
+    logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -8,9 +8,12 @@ import { createDataSource, type DatabaseLocation } from './data-source';
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 
-/** A SQL statement with a stable name, so PostgreSQL parses and plans it once per connection. */
+/**
+ * A SQL statement. With a name, PostgreSQL parses it once per connection and may reuse a
+ * generic plan; without one, it is planned for its actual values every time.
+ */
 export interface Statement {
-  readonly name: string;
+  readonly name?: string;
   readonly text: string;
 }
 
@@ -55,9 +58,10 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   /** Runs one statement and returns its rows; an unreachable database raises StoreUnavailableError. */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
     try {
-      const result = this.named
-        ? await this.pool.query({ name: statement.name, text: statement.text, values })
-        : await this.pool.query(statement.text, values);
+      const result =
+        this.named && statement.name
+          ? await this.pool.query({ name: statement.name, text: statement.text, values })
+          : await this.pool.query(statement.text, values);
       return result.rows as Row[];
     } catch (error) {
       throw isConnectionFailure(error) ? new StoreUnavailableError({ cause: error }) : error;

@@ -25,11 +25,17 @@ export function requestIdFor(request: IncomingMessage): string {
 
 /** One access-log line per request, after the answer, instead of Fastify's two. */
 export class AccessLogController extends LogController {
+  /** @param logsRequests whether the log level lets the per-request line through (`info` or finer). */
+  constructor(private readonly logsRequests: boolean) {
+    super();
+  }
+
   override incomingRequest(): void {
     // Logged once, on completion.
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !this.logsRequests) return;
     const line = { method: request.method, url: redactedUrl(request.url), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
