@@ -26,6 +26,21 @@ describe('service lifecycle', () => {
     }
   });
 
+  it('keeps every acknowledged pet when the process is killed (SIGKILL)', async () => {
+    const first = await startServer(env);
+    const created = await fetch(`${first.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Crash","categoryId":7}' });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    await first.stop('SIGKILL');
+
+    const second = await startServer(env);
+    try {
+      expect(await (await fetch(`${second.url}/v1/pets/${id}`, { headers: AUTH })).json()).toEqual({ id, name: 'Crash', categoryId: 7, status: 'available' });
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('finishes a request in flight before it exits', async () => {
     const server = await startServer(env);
     const pending = fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Late","categoryId":1}' });

@@ -59,7 +59,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   closeGracefullyOnSignal(app, fastify.log);
 }
 
-/** Seconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
+/** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Stops accepting connections, lets requests in flight finish, closes the database, then exits 0. */
