@@ -18,7 +18,8 @@ const POOL = {
 };
 
 /**
- * The DataSource of the service and of the migration CLI: same entities, same migrations.
+ * The DataSource of the service, for PostgreSQL and PGlite alike: same entities, same migrations
+ * (also what TypeORM's migration tooling should be pointed at).
  * PGlite (a WebAssembly PostgreSQL) is loaded only when it is used.
  */
 export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
