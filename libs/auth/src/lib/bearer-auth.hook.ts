@@ -12,15 +12,13 @@ export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 const challenge = (error?: 'invalid_request' | 'invalid_token') =>
   `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
 
-const MISSING = new ApiException(ErrorCode.Unauthorized, 401, 'Missing bearer token in the Authorization header', {
-  'www-authenticate': challenge(),
-});
-const MALFORMED = new ApiException(ErrorCode.Unauthorized, 401, "Authorization header must be 'Bearer <API key>'", {
-  'www-authenticate': challenge('invalid_request'),
-});
-const INVALID = new ApiException(ErrorCode.Unauthorized, 401, 'Invalid API key', {
-  'www-authenticate': challenge('invalid_token'),
-});
+const missing = () =>
+  new ApiException(ErrorCode.Unauthorized, 401, 'Missing bearer token in the Authorization header', { 'www-authenticate': challenge() });
+const malformed = () =>
+  new ApiException(ErrorCode.Unauthorized, 401, "Authorization header must be 'Bearer <API key>'", {
+    'www-authenticate': challenge('invalid_request'),
+  });
+const invalid = () => new ApiException(ErrorCode.Unauthorized, 401, 'Invalid API key', { 'www-authenticate': challenge('invalid_token') });
 
 /**
  * Authenticates every request to a protected route in Fastify's onRequest hook: before the
@@ -47,12 +45,12 @@ export class BearerAuthHook implements OnModuleInit {
 }
 
 function authenticate(request: FastifyRequest): Promise<Principal> {
-  if (!request.headers.authorization) return Promise.reject(MISSING);
+  if (!request.headers.authorization) return Promise.reject(missing());
   return new Promise((resolve, reject) => {
     const onResult = (error: unknown, principal: Principal | false, challenged?: unknown) => {
       if (error) reject(error);
       else if (principal) resolve(principal);
-      else reject(typeof challenged === 'string' && challenged.includes('invalid_token') ? INVALID : MALFORMED);
+      else reject(typeof challenged === 'string' && challenged.includes('invalid_token') ? invalid() : malformed());
     };
     passport.authenticate('bearer', { session: false }, onResult)({ headers: request.headers }, {}, reject);
   });
