@@ -23,7 +23,7 @@ interface QueryablePool {
 
 /**
  * The service's handle on its database. TypeORM owns the connection and migrations; hot
- * queries go straight to the driver's pool as named prepared statements, one round trip
+ * queries go straight to the driver's pool as prepared statements (see Statement), one round trip
  * each, without TypeORM's query building and entity hydration.
  */
 @Injectable()
