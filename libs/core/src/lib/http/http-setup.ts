@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { ErrorCode } from '../errors/error-code';
+import { toErrorResponse } from '../errors/error-response';
 import { parseJsonBody } from './json-body.parser';
 
 /** Largest request body accepted, in bytes; larger bodies get 413. */
@@ -55,7 +56,8 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message = status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
-  const body = JSON.stringify({ code: ErrorCode.BadRequest, message, status });
+  // No request or reply exists yet, so the answer is written to the socket; the body is the usual one.
+  const body = JSON.stringify(toErrorResponse(new ApiException(ErrorCode.BadRequest, status, message)).body);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
