@@ -60,7 +60,7 @@ describe('service lifecycle', () => {
     await new Promise((done) => setTimeout(done, 200));
     const stopped = server.stop('SIGTERM');
     await new Promise((done) => setTimeout(done, 200));
-    socket.end(body.slice(10));
+    socket.write(body.slice(10));
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 201 /);
     expect(await stopped).toBe(0);
