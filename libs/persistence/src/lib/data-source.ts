@@ -7,11 +7,15 @@ import { PetEntity } from './pet.entity';
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
 export type DatabaseLocation = { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string };
 
-/** Bounds how long a request waits on an unreachable database, so it fails with 503 within 2 s. */
+/**
+ * Bounds how long a request waits on an unreachable database, so it fails with 503 within 2 s
+ * (a refused connection fails at once; a silent network at the time-out), while leaving a
+ * saturated pool time to hand out a connection before the request is shed with 503.
+ */
 const POOL = {
   max: 10,
-  connectionTimeoutMillis: 1000,
-  query_timeout: 1000,
+  connectionTimeoutMillis: 1500,
+  query_timeout: 1500,
   idleTimeoutMillis: 30_000,
   keepAlive: true,
   application_name: 'petstore',
