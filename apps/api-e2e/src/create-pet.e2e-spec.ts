@@ -125,7 +125,8 @@ describe('POST /v1/pets', () => {
 
   it('answers 400 when the body is missing', async () => {
     const response = await call('POST', '/v1/pets');
-    expect(response.status).toBe(400);
+    expectError(response, 400, 'VALIDATION_FAILED');
+    expect((response.body as { message: string }).message).toBe('Request body must be a JSON object');
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x'])(

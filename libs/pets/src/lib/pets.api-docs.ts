@@ -13,11 +13,17 @@ const constant = (value: string): ApiHeader['schema'] => ({ type: 'string', enum
 /** A header value matching `pattern`. */
 const matching = (pattern: string, example: string): ApiHeader['schema'] => ({ type: 'string', pattern, maxLength: 512, example });
 
-export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** getPet is deprecated (RFC 9745) and removed on its sunset date (RFC 8594); its successor is the filtered list. */
+export const GET_PET_DEPRECATION_HEADERS = {
+  deprecation: '@1922659200',
+  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  link: '</v1/pets>; rel="successor-version"',
+} as const;
+
 const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
-  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: constant('@1922659200') },
-  Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: constant(GET_PET_SUNSET) },
-  Link: { description: 'The replacement: the pet list with its status filter', schema: constant('</v1/pets>; rel="successor-version"') },
+  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: constant(GET_PET_DEPRECATION_HEADERS.deprecation) },
+  Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: constant(GET_PET_DEPRECATION_HEADERS.sunset) },
+  Link: { description: 'The replacement: the pet list with its status filter', schema: constant(GET_PET_DEPRECATION_HEADERS.link) },
 };
 
 export function ApiListPets() {

@@ -7,17 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { AFTER_MESSAGE, LIST_PETS_QUERY_SCHEMA, PET_LIST_SCHEMA, PET_SCHEMA, type ListPetsQuery } from './pet.schemas';
 import { JsonBodyValidationPipe, ParsePositiveInt64Pipe } from './pipes';
-import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_SUNSET } from './pets.api-docs';
+import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS } from './pets.api-docs';
 import { PetsService } from './pets.service';
 
-/** getPet is deprecated (RFC 9745) and removed on its sunset date (RFC 8594); its successor is the filtered list. */
-const GET_PET_DEPRECATION: RouteHeadersConfig = {
-  responseHeaders: {
-    deprecation: '@1922659200',
-    sunset: GET_PET_SUNSET,
-    link: '</v1/pets>; rel="successor-version"',
-  },
-};
+/** Every answer of getPet, errors included, carries its deprecation headers. */
+const GET_PET_DEPRECATION: RouteHeadersConfig = { responseHeaders: GET_PET_DEPRECATION_HEADERS };
 
 /** The keyset cursor; the schema checked its form, this checks the int64 range. */
 function afterOf(query: ListPetsQuery): bigint | undefined {
