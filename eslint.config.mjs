@@ -23,7 +23,7 @@ export default tseslint.config(
               bannedExternalImports: ['@nestjs/*', 'typeorm', 'typeorm-*', 'pg', '@electric-sql/*', 'class-validator', 'class-transformer', 'fastify', '@fastify/*', 'passport*'],
             },
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:domain'] },
-            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:core'] },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:core', 'type:auth'] },
             { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:core'] },
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:core', 'type:auth'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },

@@ -7,13 +7,16 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Petstore')
     .setDescription(
       'An animal store interface with three operations: list animals, add an animal, get one animal (deprecated). ' +
-        'Every operation requires a bearer API key. Every error answer is an `Error` body whose `status` equals the HTTP status.',
+        'Every operation requires a bearer API key. Every error answer is an `Error` body whose `status` equals the HTTP status. ' +
+        'Each key may make a number of requests per minute (6000 unless the operator sets otherwise), and each client address a number of ' +
+        'failed authentications (300); past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
+        '`RateLimit-Policy` and `RateLimit` headers (IETF draft-ietf-httpapi-ratelimit-headers).',
     )
     .setVersion('1.0.0')
     .addServer('https://petstore.example.com/v1', 'Production')
     .addServer('https://staging.petstore.example.com/v1', 'Staging')
     .addServer('http://localhost:3000/v1', 'Local')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key, sent as `Authorization: Bearer <API key>`' }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key (`ps_<prefix>_<secret>`, issued by the operators), sent as `Authorization: Bearer <API key>`' }, 'bearer')
     .addTag('pets', 'Animals held in the store')
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
@@ -28,9 +31,12 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
+/** Where Swagger UI is served. */
+export const DOCS_PATH = 'docs';
+
 /** Serves the document at /openapi.json and Swagger UI at /docs. */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup('docs', app, document, {
+  SwaggerModule.setup(DOCS_PATH, app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     swaggerOptions: { persistAuthorization: true },

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@petstore/auth';
-import { AppConfig, HealthController, ReadinessProbe } from '@petstore/core';
-import { Database, PersistenceModule, TypeOrmPetRepository } from '@petstore/persistence';
+import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
+import { AppConfig, HealthController, MetricsController, ReadinessProbe } from '@petstore/core';
+import { Database, PersistenceModule, TypeOrmApiKeyRepository, TypeOrmPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 
 /** Path prefix of the versioned API; everything under it requires a bearer token. */
@@ -18,10 +18,18 @@ export class AppModule {
       module: AppModule,
       imports: [
         persistence,
-        AuthModule.register({ apiKeys, protectedPrefix: `/${API_PREFIX}/` }),
+        AuthModule.register({
+          apiKeys,
+          protectedPrefix: `/${API_PREFIX}/`,
+          imports: [persistence],
+          keyRepository: TypeOrmApiKeyRepository,
+          // Only this process may open the embedded database, so the key CLI goes through it.
+          adminSocketPath: config.databaseUrl ? undefined : keyAdminSocketPath(config.dataDir),
+          rateLimits: { perKeyPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, redisUrl: config.redisUrl },
+        }),
         PetsModule.register({ imports: [persistence], repository: TypeOrmPetRepository }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: ReadinessProbe, useFactory: (database: Database) => ({ check: () => database.ping() }), inject: [Database] },

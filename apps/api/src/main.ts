@@ -7,6 +7,7 @@ import {
   type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
+  corsOptions,
   ErrorBodyFilter,
   InvalidConfigError,
   loadConfig,
@@ -14,13 +15,14 @@ import {
   PinoNestLogger,
   registerJsonBodyParser,
   registerResponseHeaders,
+  registerSecurityHeaders,
   requestIdFor,
   sendError,
 } from '@petstore/core';
 import type { Plugin } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import type { FastifyBaseLogger } from 'fastify';
-import { createApiDocument, serveApiDocs } from './api-docs';
+import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule } from './app.module';
 
 async function bootstrap(config: AppConfig): Promise<void> {
@@ -31,6 +33,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
       transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
     logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
+    trustProxy: config.trustProxy,
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -44,13 +47,15 @@ async function bootstrap(config: AppConfig): Promise<void> {
   const fastify = adapter.getInstance();
   registerJsonBodyParser(fastify);
   registerResponseHeaders(fastify);
+  await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
   const addMethodNotAllowedRoutes = methodNotAllowedFor(fastify, `/${API_PREFIX}/`);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, apiKeysOf(config, fastify.log)), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(fastify.log),
   });
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   app.useGlobalFilters(new ErrorBodyFilter());
   serveApiDocs(app, createApiDocument(app));
   await app.init();

@@ -9,3 +9,5 @@ export * from './lib/http/json-body.parser';
 export * from './lib/http/pino-nest.logger';
 export * from './lib/http/health.controller';
 export * from './lib/errors/api-error-response.decorator';
+export * from './lib/http/metrics.controller';
+export * from './lib/http/security';

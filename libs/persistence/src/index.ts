@@ -5,4 +5,5 @@ export * from './lib/database';
 export * from './lib/pet.entity';
 export * from './lib/pet.mapper';
 export * from './lib/persistence.module';
+export * from './lib/typeorm-api-key.repository';
 export * from './lib/typeorm-pet.repository';

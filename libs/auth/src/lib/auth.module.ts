@@ -1,31 +1,46 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeyStore } from './api-key.store';
 import { BearerAuthHook, PROTECTED_PREFIX } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
+import { ApiKeyRepository } from './keys/api-key';
+import { ApiKeys } from './keys/api-keys';
+import { KEY_ADMIN_SOCKET_PATH, KeyAdminSocket } from './keys/key-admin';
+import { type RateLimitOptions, RateLimits } from './rate-limit/rate-limits';
 
 export interface AuthOptions {
-  /** Keys accepted as bearer tokens. */
+  /** Bootstrap keys from the environment, accepted besides the issued ones. */
   readonly apiKeys: readonly string[];
   /** Routes under this path prefix require a bearer token; others are public. */
   readonly protectedPrefix: string;
+  /** Modules that provide `keyRepository`. */
+  readonly imports: ModuleMetadata['imports'];
+  /** The adapter that stores issued keys. */
+  readonly keyRepository: Type<ApiKeyRepository>;
+  /** Where the key CLI can reach this process, when it must go through it (embedded database). */
+  readonly adminSocketPath?: string;
+  readonly rateLimits: RateLimitOptions;
 }
 
-/** Bearer authentication with API keys for every route under a path prefix. */
+/** Bearer authentication with API keys for every route under a path prefix, rate limited per key. */
 @Module({})
 export class AuthModule {
   static register(options: AuthOptions): DynamicModule {
     return {
       module: AuthModule,
-      imports: [PassportModule],
+      imports: [PassportModule, ...(options.imports ?? [])],
       providers: [
         { provide: ApiKeyStore, useValue: new ApiKeyStore(options.apiKeys) },
+        { provide: ApiKeyRepository, useExisting: options.keyRepository },
+        { provide: ApiKeys, useFactory: (repository: ApiKeyRepository) => new ApiKeys(repository), inject: [ApiKeyRepository] },
+        { provide: RateLimits, useValue: new RateLimits(options.rateLimits) },
         { provide: PROTECTED_PREFIX, useValue: options.protectedPrefix },
+        { provide: KEY_ADMIN_SOCKET_PATH, useValue: options.adminSocketPath },
+        KeyAdminSocket,
         BearerStrategy,
         BearerAuthHook,
       ],
-      exports: [ApiKeyStore],
+      exports: [ApiKeys],
     };
   }
 }
-

@@ -1,36 +1,57 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiException, ErrorCode } from '@petstore/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
+import { authFailuresCounter, rateLimitedCounter } from './auth-metrics';
 import { AUTH_REALM, BearerStrategy } from './bearer.strategy';
+import { parseApiKey } from './keys/api-key-secret';
 import type { Principal } from './principal';
+import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
 
 /** Injection token: routes whose path starts with this prefix require a bearer token. */
 export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 
+type FailureReason = 'missing' | 'malformed' | 'invalid';
+
 const challenge = (error?: 'invalid_request' | 'invalid_token') =>
   `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
 
-const missing = () =>
-  new ApiException(ErrorCode.Unauthorized, 401, 'Missing bearer token in the Authorization header', { 'www-authenticate': challenge() });
-const malformed = () =>
-  new ApiException(ErrorCode.Unauthorized, 401, "Authorization header must be 'Bearer <API key>'", {
-    'www-authenticate': challenge('invalid_request'),
-  });
-const invalid = () => new ApiException(ErrorCode.Unauthorized, 401, 'Invalid API key', { 'www-authenticate': challenge('invalid_token') });
+const UNAUTHORIZED: Record<FailureReason, { message: string; challenge: string }> = {
+  missing: { message: 'Missing bearer token in the Authorization header', challenge: challenge() },
+  malformed: { message: "Authorization header must be 'Bearer <API key>'", challenge: challenge('invalid_request') },
+  invalid: { message: 'Invalid API key', challenge: challenge('invalid_token') },
+};
+
+class AuthenticationFailure {
+  constructor(readonly reason: FailureReason) {}
+}
+
+function unauthorized(reason: FailureReason, quota: Quota): ApiException {
+  const { message, challenge } = UNAUTHORIZED[reason];
+  return new ApiException(ErrorCode.Unauthorized, 401, message, { 'www-authenticate': challenge, ...rateLimitHeaders(quota) });
+}
+
+function rateLimited(quota: Quota): ApiException {
+  rateLimitedCounter.inc({ policy: quota.policy });
+  const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
+  return new ApiException(ErrorCode.RateLimited, 429, message, { 'retry-after': String(Math.max(quota.resetSeconds, 1)), ...rateLimitHeaders(quota) });
+}
 
 /**
- * Authenticates every request to a protected route in Fastify's onRequest hook: before the
- * body is read and before any parameter is validated, so an unauthenticated client learns
- * nothing but 401. Only the Authorization header is consulted; passport-http-bearer is
- * shown the headers alone so it cannot take a token from the query string or the body.
+ * Admits every request to a protected route in Fastify's onRequest hook, before the body is
+ * read and before any parameter is validated, so an unauthenticated client learns nothing but
+ * 401. Each key draws on its own rate limit; each client address on a limit of failed
+ * authentications, past which it is refused without its key being looked at.
+ * Only the Authorization header is consulted; passport-http-bearer is shown the headers
+ * alone so it cannot take a token from the query string or the body.
  */
 @Injectable()
 export class BearerAuthHook implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(PROTECTED_PREFIX) private readonly prefix: string,
+    private readonly limits: RateLimits,
     // Injected so that the strategy is registered with passport before the first request.
     readonly strategy: BearerStrategy,
   ) {}
@@ -38,19 +59,43 @@ export class BearerAuthHook implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.decorateRequest('principal', null);
-    fastify.addHook('onRequest', async (request) => {
-      if (request.routeOptions.url?.startsWith(this.prefix)) request.principal = await authenticate(request);
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.url?.startsWith(this.prefix)) request.principal = await this.admit(request, reply);
     });
+  }
+
+  private async admit(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+    const exhausted = this.limits.authFailuresExhausted(request.ip);
+    if (exhausted) throw rateLimited(exhausted);
+    const principal = await authenticate(request).catch((error: unknown) => this.refuse(request, error));
+    const quota = await this.limits.consumeRequest(principal.keyId);
+    if (quota.exceeded) throw rateLimited(quota);
+    reply.headers(rateLimitHeaders(quota));
+    return principal;
+  }
+
+  /** Logs and counts a failed authentication (naming the key by its public prefix at most). */
+  private async refuse(request: FastifyRequest, error: unknown): Promise<never> {
+    if (!(error instanceof AuthenticationFailure)) throw error;
+    const keyPrefix = parseApiKey(bearerToken(request) ?? '')?.prefix;
+    request.log.warn({ reason: error.reason, keyPrefix, ip: request.ip }, 'Authentication failed');
+    authFailuresCounter.inc({ reason: error.reason });
+    const quota = await this.limits.consumeAuthFailure(request.ip);
+    throw quota.exceeded ? rateLimited(quota) : unauthorized(error.reason, quota);
   }
 }
 
+function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
 function authenticate(request: FastifyRequest): Promise<Principal> {
-  if (!request.headers.authorization) return Promise.reject(missing());
+  if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   return new Promise((resolve, reject) => {
     const onResult = (error: unknown, principal: Principal | false, challenged?: unknown) => {
       if (error) reject(error);
       else if (principal) resolve(principal);
-      else reject(typeof challenged === 'string' && challenged.includes('invalid_token') ? invalid() : malformed());
+      else reject(new AuthenticationFailure(typeof challenged === 'string' && challenged.includes('invalid_token') ? 'invalid' : 'malformed'));
     };
     passport.authenticate('bearer', { session: false }, onResult)({ headers: request.headers }, {}, reject);
   });

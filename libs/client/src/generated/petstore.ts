@@ -151,6 +151,10 @@ export interface operations {
                 headers: {
                     /** @description The next page, present when this page is full (RFC 8288) */
                     Link?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -170,6 +174,10 @@ export interface operations {
             /** @description A query parameter is invalid */
             400: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -188,6 +196,10 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
                     "WWW-Authenticate"?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -201,9 +213,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window resets */
+                    "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Rate limit exceeded; retry in 42 s",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; details are logged with the request id, never returned */
             500: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -222,6 +260,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -255,6 +297,10 @@ export interface operations {
                 headers: {
                     /** @description The new animal */
                     Location?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -272,6 +318,10 @@ export interface operations {
             /** @description Body lacks required fields, contains invalid values or is not JSON */
             400: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -290,6 +340,10 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
                     "WWW-Authenticate"?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -306,6 +360,10 @@ export interface operations {
             /** @description Body larger than 64 KiB */
             413: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -322,6 +380,10 @@ export interface operations {
             /** @description Body is not application/json */
             415: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -335,9 +397,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window resets */
+                    "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Rate limit exceeded; retry in 42 s",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; details are logged with the request id, never returned */
             500: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -356,6 +444,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -392,6 +484,10 @@ export interface operations {
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
                     Link?: "</v1/pets>; rel=\"successor-version\"";
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -415,6 +511,10 @@ export interface operations {
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
                     Link?: "</v1/pets>; rel=\"successor-version\"";
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -433,6 +533,10 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
                     "WWW-Authenticate"?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -455,6 +559,10 @@ export interface operations {
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
                     Link?: "</v1/pets>; rel=\"successor-version\"";
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -468,9 +576,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets */
+            429: {
+                headers: {
+                    /** @description Seconds until the rate-limit window resets */
+                    "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Rate limit exceeded; retry in 42 s",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; details are logged with the request id, never returned */
             500: {
                 headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -489,6 +623,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

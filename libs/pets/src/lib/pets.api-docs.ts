@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode } from '@petstore/core';
+import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode, RATE_LIMIT_HEADERS } from '@petstore/core';
 import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
@@ -54,7 +54,10 @@ export function ApiListPets() {
       description: 'A paginated list of animals',
       schema: { type: 'array', maxItems: PET_PAGE_MAX_LIMIT, items: { $ref: getSchemaPath(PetDto) } },
       example: [PET_EXAMPLE],
-      headers: { Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"') } },
+      headers: {
+        Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"') },
+        ...RATE_LIMIT_HEADERS,
+      },
     }),
     ApiErrorResponse(400, 'A query parameter is invalid', ErrorCode.ValidationFailed, 'limit must be an integer from 1 to 100'),
     ApiCommonErrorResponses(),
@@ -70,7 +73,7 @@ export function ApiCreatePet() {
       description: 'Animal added; body carries the assigned id',
       type: PetDto,
       example: PET_EXAMPLE,
-      headers: { Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') } },
+      headers: { Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') }, ...RATE_LIMIT_HEADERS },
     }),
     ApiErrorResponse(400, 'Body lacks required fields, contains invalid values or is not JSON', ErrorCode.ValidationFailed, 'name is required'),
     ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
@@ -88,7 +91,7 @@ export function ApiGetPet() {
       deprecated: true,
     }),
     ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', minimum: 1 } }),
-    ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: DEPRECATION_HEADERS }),
+    ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS } }),
     ApiErrorResponse(400, 'petId is not a positive 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a positive 64-bit integer', DEPRECATION_HEADERS),
     ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
     ApiCommonErrorResponses(),

@@ -1,4 +1,4 @@
-import { InvalidConfigError, loadConfig } from './app-config';
+import { InvalidConfigError, loadConfig, loadDatabaseConfig } from './app-config';
 
 function problemsOf(env: Record<string, string | undefined>): readonly string[] {
   try {
@@ -19,6 +19,11 @@ describe('loadConfig', () => {
       preparedStatements: true,
       dataDir: '.data',
       apiKeys: [],
+      rateLimitPerMinute: 6000,
+      authFailuresPerMinute: 300,
+      redisUrl: undefined,
+      corsOrigins: [],
+      trustProxy: false,
       logLevel: 'info',
       production: false,
     });
@@ -33,6 +38,11 @@ describe('loadConfig', () => {
         DATABASE_PREPARED_STATEMENTS: 'false',
         DATA_DIR: '/var/lib/petstore',
         API_KEYS: 'k1',
+        RATE_LIMIT_PER_MINUTE: '100',
+        RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '10',
+        REDIS_URL: 'redis://cache:6379',
+        CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
+        TRUST_PROXY: '10.0.0.0/8,127.0.0.1,loopback',
         LOG_LEVEL: 'debug',
         NODE_ENV: 'production',
       }),
@@ -43,6 +53,11 @@ describe('loadConfig', () => {
       preparedStatements: false,
       dataDir: '/var/lib/petstore',
       apiKeys: ['k1'],
+      rateLimitPerMinute: 100,
+      authFailuresPerMinute: 10,
+      redisUrl: 'redis://cache:6379',
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
       logLevel: 'debug',
       production: true,
     });
@@ -113,5 +128,54 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
     expect(config.host).toBe('localhost');
     expect(config.apiKeys).toEqual(['k1', 'k2']);
+  });
+
+  it.each(['0', '-5', '1.5', 'many', '10000000000'])('refuses RATE_LIMIT_PER_MINUTE %p', (limit) => {
+    expect(problemsOf({ RATE_LIMIT_PER_MINUTE: limit })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive integer']);
+  });
+
+  it('refuses a RATE_LIMIT_AUTH_FAILURES_PER_MINUTE that is not a positive integer', () => {
+    expect(problemsOf({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer']);
+  });
+
+  it.each(['http://cache:6379', 'cache:6379'])('refuses REDIS_URL %p', (url) => {
+    expect(problemsOf({ REDIS_URL: url })).toEqual(['REDIS_URL must be a redis:// or rediss:// URL']);
+  });
+
+  it('takes CORS_ORIGINS * for any origin', () => {
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+  });
+
+  it.each(['app.example.com', 'https://app.example.com/', 'https://a.example.com, https://b.example.com', '*,https://a.example.com'])(
+    'refuses CORS_ORIGINS %p',
+    (origins) => {
+      expect(problemsOf({ CORS_ORIGINS: origins })).toEqual([
+        'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com',
+      ]);
+    },
+  );
+
+  it('takes TRUST_PROXY true for any proxy', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
+  it.each(['yes', '2', 'proxy.internal', '10.0.0.0/8,'])('refuses TRUST_PROXY %p', (value) => {
+    expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+      'TRUST_PROXY must be true or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+    ]);
+  });
+});
+
+describe('loadDatabaseConfig', () => {
+  it('reads the database settings alone, whatever else the environment holds', () => {
+    expect(loadDatabaseConfig({ DATABASE_URL: 'postgres://db/pets', DATA_DIR: '/data', NODE_ENV: 'production', PORT: 'abc' })).toEqual({
+      databaseUrl: 'postgres://db/pets',
+      preparedStatements: true,
+      dataDir: '/data',
+    });
+  });
+
+  it('refuses a bad DATABASE_URL as the service does', () => {
+    expect(() => loadDatabaseConfig({ DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL must be a postgres:// or postgresql:// URL');
   });
 });

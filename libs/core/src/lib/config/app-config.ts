@@ -4,6 +4,14 @@ import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, valid
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 
+/** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
+const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+/** Enough for a client that mistypes its key or a test suite that probes authentication; slow for guessing. */
+const DEFAULT_AUTH_FAILURES_PER_MINUTE = 300;
+
+/** One trusted proxy as proxy-addr takes it: an IPv4/IPv6 address or range, or a named range. */
+const PROXY = String.raw`(loopback|linklocal|uniquelocal|(?=[\d.:a-fA-F]*[.:])[\d.:a-fA-F]+(\/\d{1,3})?)`;
+const positiveInteger = (value: unknown) => (/^\d{1,9}$/.test(String(value)) ? Number(value) : NaN);
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const emptyAsUnset = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
@@ -41,6 +49,35 @@ class Environment {
   })
   API_KEYS?: string;
 
+  @Transform(({ value }) => (value === undefined ? DEFAULT_RATE_LIMIT_PER_MINUTE : positiveInteger(value)))
+  @IsInt({ message: 'RATE_LIMIT_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'RATE_LIMIT_PER_MINUTE must be a positive integer' })
+  RATE_LIMIT_PER_MINUTE!: number;
+
+  @Transform(({ value }) => (value === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : positiveInteger(value)))
+  @IsInt({ message: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer' })
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE!: number;
+
+  @Transform(emptyAsUnset)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @Transform(emptyAsUnset)
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*)$/, {
+    message: 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com',
+  })
+  CORS_ORIGINS?: string;
+
+  @Transform(emptyAsUnset)
+  @IsOptional()
+  @Matches(new RegExp(`^(true|${PROXY}(,${PROXY})*)$`), {
+    message: 'TRUST_PROXY must be true or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+  })
+  TRUST_PROXY?: string;
+
   @Transform(({ value }) => value || 'info')
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL!: (typeof LOG_LEVELS)[number];
@@ -60,6 +97,16 @@ export abstract class AppConfig {
   abstract readonly preparedStatements: boolean;
   abstract readonly dataDir: string;
   abstract readonly apiKeys: readonly string[];
+  /** Requests per minute for each API key. */
+  abstract readonly rateLimitPerMinute: number;
+  /** Failed authentications per minute for each client address. */
+  abstract readonly authFailuresPerMinute: number;
+  /** Redis for rate limits shared by every instance; undefined counts in each instance's memory. */
+  abstract readonly redisUrl: string | undefined;
+  /** Origins allowed to call the API from a browser; empty means CORS is off. */
+  abstract readonly corsOrigins: readonly string[];
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client address. */
+  abstract readonly trustProxy: boolean | string[];
   abstract readonly logLevel: (typeof LOG_LEVELS)[number];
   abstract readonly production: boolean;
 }
@@ -87,12 +134,46 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS === 'true',
     dataDir: parsed.DATA_DIR,
     apiKeys: parsed.API_KEYS ? parsed.API_KEYS.split(',') : [],
+    rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: parsed.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+    redisUrl: parsed.REDIS_URL,
+    corsOrigins: parsed.CORS_ORIGINS ? parsed.CORS_ORIGINS.split(',') : [],
+    trustProxy: trustProxyOf(parsed.TRUST_PROXY),
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
   };
 }
 
 function trimmedCopy(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  const keys: (keyof Environment)[] = ['PORT', 'HOST', 'DATABASE_URL', 'DATABASE_PREPARED_STATEMENTS', 'DATA_DIR', 'API_KEYS', 'LOG_LEVEL', 'NODE_ENV'];
+  const keys: (keyof Environment)[] = [
+    'PORT',
+    'HOST',
+    'DATABASE_URL',
+    'DATABASE_PREPARED_STATEMENTS',
+    'DATA_DIR',
+    'API_KEYS',
+    'RATE_LIMIT_PER_MINUTE',
+    'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
+    'REDIS_URL',
+    'CORS_ORIGINS',
+    'TRUST_PROXY',
+    'LOG_LEVEL',
+    'NODE_ENV',
+  ];
   return Object.fromEntries(keys.map((key) => [key, trimmed({ value: env[key] })]));
+}
+
+function trustProxyOf(value: string | undefined): boolean | string[] {
+  if (!value) return false;
+  return value === 'true' ? true : value.split(',');
+}
+
+/** The database settings alone, validated as the service does, for tools that run beside it (the key CLI). */
+export function loadDatabaseConfig(env: Readonly<Record<string, string | undefined>>): Pick<AppConfig, 'databaseUrl' | 'preparedStatements' | 'dataDir'> {
+  const { databaseUrl, preparedStatements, dataDir } = loadConfig({
+    DATABASE_URL: env['DATABASE_URL'],
+    DATABASE_PREPARED_STATEMENTS: env['DATABASE_PREPARED_STATEMENTS'],
+    DATA_DIR: env['DATA_DIR'],
+  });
+  return { databaseUrl, preparedStatements, dataDir };
 }

@@ -1,4 +1,5 @@
 import { CreatePets1763900000000 } from './1763900000000-create-pets';
+import { CreateApiKeys1764000000000 } from './1764000000000-create-api-keys';
 
 /** Every migration, in order; new ones are appended here. */
-export const MIGRATIONS = [CreatePets1763900000000];
+export const MIGRATIONS = [CreatePets1763900000000, CreateApiKeys1764000000000];

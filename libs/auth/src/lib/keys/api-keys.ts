@@ -1,0 +1,100 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../principal';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from './api-key';
+import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
+
+/**
+ * How long an instance trusts what it read of a key. Revocation reaches every instance within
+ * this time (and the instance that revoked it at once); a busy key costs one lookup per
+ * instance per period instead of one per request.
+ */
+export const KEY_CACHE_TTL_MS = 1000;
+/** last_used_at is written at most this often per key and instance: a timestamp, not a hit counter. */
+export const LAST_USED_PRECISION_MS = 60_000;
+export const KEY_NAME_MAX_LENGTH = 100;
+
+export class InvalidKeyNameError extends Error {
+  constructor() {
+    super(`A key name must be 1 to ${KEY_NAME_MAX_LENGTH} characters, without control characters or surrounding spaces`);
+    this.name = 'InvalidKeyNameError';
+  }
+}
+
+interface CachedLookup {
+  readonly key: Promise<StoredApiKey | undefined>;
+  readonly expiresAt: number;
+}
+
+/** Issues, lists, revokes and verifies the API keys kept in the database. */
+@Injectable()
+export class ApiKeys {
+  private readonly logger = new Logger(ApiKeys.name);
+  private readonly lookups = new Map<string, CachedLookup>();
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly repository: ApiKeyRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Issues a key. The token is returned once and kept nowhere: only its SHA-256 is stored. */
+  async create(name: string): Promise<{ key: ApiKeyRecord; token: string }> {
+    if (!isValidName(name)) throw new InvalidKeyNameError();
+    // A 48-bit prefix collides about never; a retry covers the case anyway.
+    for (;;) {
+      const generated = generateApiKey();
+      const key = await this.repository.insert({ name, prefix: generated.prefix, secretSha256: generated.secretSha256 });
+      if (key) return { key, token: generated.token };
+    }
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.repository.list();
+  }
+
+  /** Revokes a key; this instance refuses it from the next request on. */
+  async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
+    const key = await this.repository.revoke(ref);
+    if (key) this.lookups.delete(key.prefix);
+    return key;
+  }
+
+  /** The principal of the issued, unrevoked key equal to `token`; undefined for any other token. */
+  async verify(token: string): Promise<Principal | undefined> {
+    const parsed = parseApiKey(token);
+    if (!parsed) return undefined;
+    const key = await this.lookup(parsed.prefix);
+    if (!key || key.revokedAt || !timingSafeEqual(sha256(parsed.secret), key.secretSha256)) return undefined;
+    this.recordUse(key);
+    return { keyId: key.prefix };
+  }
+
+  /** Concurrent requests with the same key share one lookup; unknown prefixes are not remembered. */
+  private lookup(prefix: string): Promise<StoredApiKey | undefined> {
+    const now = this.now();
+    const cached = this.lookups.get(prefix);
+    if (cached && cached.expiresAt > now) return cached.key;
+    const forget = () => {
+      if (this.lookups.get(prefix) === lookup) this.lookups.delete(prefix);
+    };
+    const key = this.repository.findByPrefix(prefix);
+    const lookup: CachedLookup = { key, expiresAt: now + KEY_CACHE_TTL_MS };
+    this.lookups.set(prefix, lookup);
+    key.then((found) => found || forget(), forget);
+    return key;
+  }
+
+  private recordUse(key: StoredApiKey): void {
+    const now = this.now();
+    const last = this.lastTouched.get(key.prefix) ?? key.lastUsedAt?.getTime() ?? 0;
+    if (now - last < LAST_USED_PRECISION_MS) return;
+    this.lastTouched.set(key.prefix, now);
+    this.repository.touch(key.id).catch((error: unknown) => this.logger.warn(`Could not record the use of key ${key.prefix}: ${String(error)}`));
+  }
+}
+
+function isValidName(name: string): boolean {
+  const length = [...name].length;
+  return length >= 1 && length <= KEY_NAME_MAX_LENGTH && name.trim() === name && !/\p{Cc}/u.test(name);
+}

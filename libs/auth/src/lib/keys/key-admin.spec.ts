@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiKeys } from './api-keys';
+import { isInt64Id, KeyAdminSocket, KeyCommandError, parseKeyCommand, sendKeyCommand } from './key-admin';
+
+describe('parseKeyCommand', () => {
+  it.each([
+    ['{"command":"list"}', { command: 'list' }],
+    ['{"command":"create","name":"ci"}', { command: 'create', name: 'ci' }],
+    ['{"command":"revoke","ref":{"id":"7"}}', { command: 'revoke', ref: { id: '7' } }],
+    ['{"command":"revoke","ref":{"prefix":"ps_0123456789ab"}}', { command: 'revoke', ref: { prefix: 'ps_0123456789ab' } }],
+  ])('reads %s', (line, command) => {
+    expect(parseKeyCommand(line)).toEqual(command);
+  });
+
+  it.each([
+    ['not JSON', 'list'],
+    ['null', 'null'],
+    ['an unknown command', '{"command":"drop"}'],
+    ['create without a name', '{"command":"create"}'],
+    ['revoke without a key', '{"command":"revoke"}'],
+    ['revoke with an id past int64', '{"command":"revoke","ref":{"id":"9223372036854775808"}}'],
+    ['revoke with a numeric id', '{"command":"revoke","ref":{"id":7}}'],
+  ])('refuses %s', (_label, line) => {
+    expect(() => parseKeyCommand(line)).toThrow(KeyCommandError);
+  });
+});
+
+describe('isInt64Id', () => {
+  it.each(['1', '9223372036854775807'])('accepts %s', (id) => expect(isInt64Id(id)).toBe(true));
+  it.each(['0', '01', '-1', '9223372036854775808', '1e3', ''])('refuses %p', (id) => expect(isInt64Id(id)).toBe(false));
+});
+
+describe('KeyAdminSocket', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'key-admin-'));
+  const path = join(dir, 'admin.sock');
+  const keys = { list: jest.fn(), create: jest.fn(), revoke: jest.fn() };
+  const socket = new KeyAdminSocket(path, keys as unknown as ApiKeys);
+
+  beforeAll(() => socket.onApplicationBootstrap());
+  afterAll(async () => {
+    await socket.onApplicationShutdown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is open to its owner only', () => {
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('runs a command for a client and answers with its result', async () => {
+    keys.create.mockResolvedValueOnce({ key: { id: '1', name: 'ci' }, token: 'ps_token' });
+    await expect(sendKeyCommand(path, { command: 'create', name: 'ci' })).resolves.toEqual({ created: { id: '1', name: 'ci' }, token: 'ps_token' });
+    expect(keys.create).toHaveBeenCalledWith('ci');
+  });
+
+  it('answers "no such key" with a null revocation', async () => {
+    keys.revoke.mockResolvedValueOnce(undefined);
+    await expect(sendKeyCommand(path, { command: 'revoke', ref: { id: '5' } })).resolves.toEqual({ revoked: null });
+  });
+
+  it('passes a refusal on to the client, and hides an internal failure', async () => {
+    keys.list.mockRejectedValueOnce(new Error('relation "api_keys" does not exist'));
+    await expect(sendKeyCommand(path, { command: 'list' })).rejects.toThrow('The service could not run the command; see its log');
+    await expect(sendKeyCommand(path, { command: 'drop' } as never)).rejects.toThrow('Unknown command');
+  });
+
+  it('tells a client when no service listens', async () => {
+    await expect(sendKeyCommand(join(dir, 'none.sock'), { command: 'list' })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/auth';
+import { Database, type Statement } from './database';
+
+const COLUMNS = `id::text AS id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
+
+const INSERT: Statement = {
+  text: `INSERT INTO api_keys (name, prefix, secret_sha256) VALUES ($1, $2, $3) ON CONFLICT (prefix) DO NOTHING RETURNING ${COLUMNS}`,
+};
+// Runs for each presented key not seen in the last second: named, so it is parsed once per connection.
+const FIND_BY_PREFIX: Statement = {
+  name: 'api_keys_find_by_prefix',
+  text: `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
+};
+const LIST: Statement = { text: `SELECT ${COLUMNS} FROM api_keys ORDER BY id` };
+// A second revocation keeps the time of the first.
+const REVOKE_BY_ID: Statement = {
+  text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+};
+const REVOKE_BY_PREFIX: Statement = {
+  text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE prefix = $1 RETURNING ${COLUMNS}`,
+};
+const TOUCH: Statement = { name: 'api_keys_touch', text: `UPDATE api_keys SET last_used_at = now() WHERE id = $1` };
+
+type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };
+
+/** The ApiKeyRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
+@Injectable()
+export class TypeOrmApiKeyRepository extends ApiKeyRepository {
+  constructor(private readonly database: Database) {
+    super();
+  }
+
+  async insert(key: { name: string; prefix: string; secretSha256: Buffer }): Promise<ApiKeyRecord | undefined> {
+    const [row] = await this.database.query<ApiKeyRecord>(INSERT, [key.name, key.prefix, key.secretSha256.toString('hex')]);
+    return row;
+  }
+
+  async findByPrefix(prefix: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.database.query<StoredRow>(FIND_BY_PREFIX, [prefix]);
+    return row && { ...row, secretSha256: Buffer.from(row.secretSha256, 'hex') };
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.database.query<ApiKeyRecord>(LIST, []);
+  }
+
+  async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
+    const [row] =
+      'id' in ref ? await this.database.query<ApiKeyRecord>(REVOKE_BY_ID, [ref.id]) : await this.database.query<ApiKeyRecord>(REVOKE_BY_PREFIX, [ref.prefix]);
+    return row;
+  }
+
+  async touch(id: string): Promise<void> {
+    await this.database.query(TOUCH, [id]);
+  }
+}

@@ -1,0 +1,125 @@
+// What authentication and rate limiting cost a request (issue: API keys and abuse protection).
+// On a throw-away PostgreSQL database with 10k pets, the built service answers getPet with
+//   - a bootstrap key from API_KEYS (a constant-time compare, no I/O),
+//   - an issued key (ps_…: prefix lookup cached for 1 s, SHA-256, constant-time compare),
+//   - an issued key with the rate limits counted in Redis instead of memory,
+// alternately, median of BENCH_REPS runs of BENCH_DURATION s, at 8 and 64 connections. Then it
+// times the pieces alone: a key lookup in the database (the cache miss, once a second per key
+// and instance), a cache hit, and one rate-limit count in memory and in Redis.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createDatabase, databaseUrl, dropDatabase, growTo } from './lib/database.mjs';
+import { ensureLoadTool, runLoad } from './lib/load.mjs';
+import { freePort, runCommand, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
+import { median } from './lib/report.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '../..');
+const require = createRequire(import.meta.url);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 3);
+const ROWS = 10_000;
+const BOOTSTRAP_KEY = `bench-${randomBytes(12).toString('hex')}`;
+const DATABASE = `petstore_bench_auth_${Date.now()}`;
+const DATABASE_URL = databaseUrl(ADMIN_URL, DATABASE);
+
+async function startService(env) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnTracked(process.execPath, ['dist/apps/api/src/main.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_KEYS: BOOTSTRAP_KEY, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '999999999', ...env },
+  });
+  await waitFor200(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${BOOTSTRAP_KEY}` }, child, since: performance.now() });
+  return { child, url };
+}
+
+/** Mean microseconds of `work` over `count` sequential calls, after as many warm-up calls. */
+async function meanMicros(count, work) {
+  for (let i = 0; i < count; i++) await work(i);
+  const began = performance.now();
+  for (let i = 0; i < count; i++) await work(i);
+  return ((performance.now() - began) * 1000) / count;
+}
+
+async function pieces(issuedKey) {
+  const auth = require(join(ROOT, 'dist/libs/auth/src/index.js'));
+  const prefix = issuedKey.slice(0, 15);
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  const lookup = { name: 'lookup', text: 'SELECT id::text AS id, name, prefix, created_at, last_used_at, revoked_at, secret_sha256 FROM api_keys WHERE prefix = $1', values: [prefix] };
+  const miss = await meanMicros(2000, () => client.query(lookup));
+  await client.end();
+  const stored = { id: '1', prefix, secretSha256: auth.sha256(issuedKey.slice(16)), revokedAt: null, lastUsedAt: new Date() };
+  const keys = new auth.ApiKeys({ findByPrefix: async () => stored, touch: async () => {} });
+  const hit = await meanMicros(100_000, () => keys.verify(issuedKey));
+  const memory = new auth.RateLimits({ perKeyPerMinute: 1e9, authFailuresPerMinute: 1 });
+  const inMemory = await meanMicros(100_000, () => memory.consumeRequest('bench'));
+  const redis = new auth.RateLimits({ perKeyPerMinute: 1e9, authFailuresPerMinute: 1, redisUrl: REDIS_URL });
+  await redis.onModuleInit();
+  const inRedis = await meanMicros(5000, () => redis.consumeRequest(`bench-${prefix}`));
+  await redis.onApplicationShutdown();
+  return [
+    ['key lookup in PostgreSQL (cache miss: once a second per key and instance)', miss],
+    ['issued key, cache hit (parse, SHA-256, constant-time compare)', hit],
+    ['rate-limit count in memory', inMemory],
+    ['rate-limit count in Redis (one round trip)', inRedis],
+  ];
+}
+
+async function main() {
+  const tool = await ensureLoadTool(process.env.BENCH_TOOL);
+  await runCommand('npm', ['run', 'build'], { cwd: ROOT });
+  await createDatabase(ADMIN_URL, DATABASE);
+  try {
+    const memory = await startService({});
+    await growTo(DATABASE_URL, 0, ROWS);
+    const issuedKey = (await runCommand(process.execPath, ['dist/tools/keys/main.js', 'create', '--name', 'bench'], { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL } })).trim();
+    const redis = await startService({ REDIS_URL });
+    const variants = [
+      { name: 'bootstrap key (API_KEYS), memory limits', target: memory, key: BOOTSTRAP_KEY },
+      { name: 'issued key, memory limits', target: memory, key: issuedKey },
+      { name: 'issued key, Redis limits', target: redis, key: issuedKey },
+    ];
+    const request = { kind: 'get', path: '/v1/pets/1', maxId: ROWS };
+    console.log(`getPet, ${tool}, ${REPS} x ${SECONDS} s per variant, alternating`);
+    for (const connections of [8, 64]) {
+      const runs = variants.map(() => []);
+      for (const variant of variants) await runLoad(tool, { baseUrl: variant.target.url, apiKey: variant.key, request, connections, seconds: 1 });
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const [index, variant] of variants.entries()) {
+          runs[index].push(await runLoad(tool, { baseUrl: variant.target.url, apiKey: variant.key, request, connections, seconds: SECONDS }));
+        }
+      }
+      const [reference] = runs.map((r) => median(r.map((run) => run.rps)));
+      for (const [index, variant] of variants.entries()) {
+        const rps = median(runs[index].map((run) => run.rps));
+        const p50 = median(runs[index].map((run) => run.p50Ms));
+        const p99 = median(runs[index].map((run) => run.p99Ms));
+        const errors = runs[index].reduce((sum, run) => sum + run.errors, 0);
+        console.log(
+          `  c${String(connections).padEnd(3)} ${variant.name.padEnd(42)} ${rps.toFixed(0).padStart(6)} req/s (${((rps / reference) * 100).toFixed(1).padStart(5)} %)  p50 ${(p50 * 1000).toFixed(0).padStart(5)} µs  p99 ${(p99 * 1000).toFixed(0).padStart(6)} µs  errors ${errors}`,
+        );
+      }
+    }
+    await Promise.all([stop(memory.child), stop(redis.child)]);
+    console.log('Pieces alone (mean per call, sequential):');
+    for (const [what, micros] of await pieces(issuedKey)) console.log(`  ${what.padEnd(76)} ${micros.toFixed(1).padStart(7)} µs`);
+  } finally {
+    await stopAll();
+    await dropDatabase(ADMIN_URL, DATABASE);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

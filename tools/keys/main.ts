@@ -1,0 +1,116 @@
+import 'reflect-metadata';
+import {
+  type ApiKeyRecord,
+  type ApiKeyRef,
+  ApiKeys,
+  isInt64Id,
+  keyAdminSocketPath,
+  type KeyCommand,
+  KeyCommandError,
+  type KeyCommandResult,
+  parseApiKey,
+  runKeyCommand,
+  sendKeyCommand,
+} from '@petstore/auth';
+import { InvalidConfigError, loadDatabaseConfig } from '@petstore/core';
+import { Database, DataDirInUseError, TypeOrmApiKeyRepository } from '@petstore/persistence';
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run keys -- <command>
+
+  create --name <name>      Issue a key. It is printed once, on stdout; only its hash is kept.
+  list                      Every key: id, name, prefix, created, last used, revoked.
+  revoke <id|prefix|key>    Revoke a key. Refused from the next request on
+                            (by other instances within a second).
+
+Works on DATABASE_URL, or else on the embedded database in DATA_DIR (default .data),
+through the running service when there is one.`;
+
+class UsageError extends Error {}
+
+function parseCommand(argv: string[]): KeyCommand {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const [verb, ...rest] = positionals;
+  if (values.help) throw new UsageError();
+  if (verb === 'create' && rest.length === 0 && values.name !== undefined) return { command: 'create', name: values.name };
+  if (verb === 'list' && rest.length === 0 && values.name === undefined) return { command: 'list' };
+  if (verb === 'revoke' && rest.length === 1 && values.name === undefined) return { command: 'revoke', ref: parseRef(rest[0]) };
+  throw new UsageError();
+}
+
+/** A key id, its public prefix, or the whole key (the usual case of "this key leaked"). */
+function parseRef(text: string): ApiKeyRef {
+  if (isInt64Id(text)) return { id: text };
+  if (/^ps_[0-9a-f]{12}$/.test(text)) return { prefix: text };
+  const key = parseApiKey(text);
+  if (key) return { prefix: key.prefix };
+  throw new KeyCommandError(`${text} is neither a key id, a key prefix (ps_ and 12 hex digits) nor a key`);
+}
+
+async function execute(command: KeyCommand): Promise<KeyCommandResult> {
+  const config = loadDatabaseConfig(process.env);
+  if (!config.databaseUrl) {
+    try {
+      return await sendKeyCommand(keyAdminSocketPath(config.dataDir), command);
+    } catch (error) {
+      // No service runs on this data directory: open the database ourselves (under its lock).
+      if (!['ENOENT', 'ECONNREFUSED'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  }
+  const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
+  await database.onModuleInit();
+  try {
+    return await runKeyCommand(new ApiKeys(new TypeOrmApiKeyRepository(database)), command);
+  } finally {
+    await database.onApplicationShutdown();
+  }
+}
+
+function report(result: KeyCommandResult): number {
+  if ('created' in result) {
+    const key = result.created;
+    console.error(`Created key ${key.id} "${key.name}" (${key.prefix}). Store it now: it is shown this once and kept nowhere.`);
+    process.stdout.write(`${result.token}\n`);
+  } else if ('keys' in result) {
+    process.stdout.write(formatTable(result.keys));
+  } else if (result.revoked) {
+    const key = result.revoked;
+    process.stdout.write(`Revoked key ${key.id} "${key.name}" (${key.prefix}) at ${timestamp(key.revokedAt)}.\n`);
+  } else {
+    console.error('No such key.');
+    return 1;
+  }
+  return 0;
+}
+
+function formatTable(keys: readonly ApiKeyRecord[]): string {
+  const rows = [
+    ['ID', 'NAME', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'],
+    ...keys.map((key) => [key.id, key.name, key.prefix, timestamp(key.createdAt), timestamp(key.lastUsedAt), timestamp(key.revokedAt)]),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()}\n`).join('');
+}
+
+/** Dates arrive as Date from the database and as ISO strings through the admin socket. */
+function timestamp(value: Date | string | null): string {
+  return value === null ? '-' : new Date(value).toISOString();
+}
+
+async function main(argv: string[]): Promise<number> {
+  // TypeORM and Nest log to stdout; keep stdout for the results (a created key is piped into secrets).
+  console.log = console.error;
+  try {
+    return report(await execute(parseCommand(argv)));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(USAGE);
+      return 2;
+    }
+    const known = error instanceof KeyCommandError || error instanceof InvalidConfigError || error instanceof DataDirInUseError;
+    console.error(known ? error.message : `The key command failed: ${String(error)}`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));
