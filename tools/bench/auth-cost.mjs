@@ -11,10 +11,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { alternate, formatVariant, startService } from './lib/compare.mjs';
 import { createDatabase, databaseUrl, dropDatabase, growTo } from './lib/database.mjs';
-import { ensureLoadTool, runLoad } from './lib/load.mjs';
-import { freePort, runCommand, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
-import { median } from './lib/report.mjs';
+import { ensureLoadTool } from './lib/load.mjs';
+import { runCommand, stop, stopAll } from './lib/processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -27,17 +27,6 @@ const ROWS = 10_000;
 const BOOTSTRAP_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const DATABASE = `petstore_bench_auth_${Date.now()}`;
 const DATABASE_URL = databaseUrl(ADMIN_URL, DATABASE);
-
-async function startService(env) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawnTracked(process.execPath, ['dist/apps/api/src/main.js'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_KEYS: BOOTSTRAP_KEY, DATABASE_URL, RATE_LIMIT_PER_MINUTE: '999999999', ...env },
-  });
-  await waitFor200(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${BOOTSTRAP_KEY}` }, child, since: performance.now() });
-  return { child, url };
-}
 
 /** Mean microseconds of `work` over `count` sequential calls, after as many warm-up calls. */
 async function meanMicros(count, work) {
@@ -77,34 +66,21 @@ async function main() {
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
   await createDatabase(ADMIN_URL, DATABASE);
   try {
-    const memory = await startService({});
+    const service = (env) => startService(ROOT, { apiKey: BOOTSTRAP_KEY, env: { DATABASE_URL, ...env } });
+    const memory = await service({});
     await growTo(DATABASE_URL, 0, ROWS);
     const issuedKey = (await runCommand(process.execPath, ['dist/tools/keys/main.js', 'create', '--name', 'bench'], { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL } })).trim();
-    const redis = await startService({ REDIS_URL });
+    const redis = await service({ REDIS_URL });
     const variants = [
-      { name: 'bootstrap key (API_KEYS), memory limits', target: memory, key: BOOTSTRAP_KEY },
-      { name: 'issued key, memory limits', target: memory, key: issuedKey },
-      { name: 'issued key, Redis limits', target: redis, key: issuedKey },
+      { name: 'bootstrap key (API_KEYS), memory limits', url: memory.url, apiKey: BOOTSTRAP_KEY },
+      { name: 'issued key, memory limits', url: memory.url, apiKey: issuedKey },
+      { name: 'issued key, Redis limits', url: redis.url, apiKey: issuedKey },
     ];
     const request = { kind: 'get', path: '/v1/pets/1', maxId: ROWS };
     console.log(`getPet, ${tool}, ${REPS} x ${SECONDS} s per variant, alternating`);
     for (const connections of [8, 64]) {
-      const runs = variants.map(() => []);
-      for (const variant of variants) await runLoad(tool, { baseUrl: variant.target.url, apiKey: variant.key, request, connections, seconds: 1 });
-      for (let rep = 0; rep < REPS; rep++) {
-        for (const [index, variant] of variants.entries()) {
-          runs[index].push(await runLoad(tool, { baseUrl: variant.target.url, apiKey: variant.key, request, connections, seconds: SECONDS }));
-        }
-      }
-      const [reference] = runs.map((r) => median(r.map((run) => run.rps)));
-      for (const [index, variant] of variants.entries()) {
-        const rps = median(runs[index].map((run) => run.rps));
-        const p50 = median(runs[index].map((run) => run.p50Ms));
-        const p99 = median(runs[index].map((run) => run.p99Ms));
-        const errors = runs[index].reduce((sum, run) => sum + run.errors, 0);
-        console.log(
-          `  c${String(connections).padEnd(3)} ${variant.name.padEnd(42)} ${rps.toFixed(0).padStart(6)} req/s (${((rps / reference) * 100).toFixed(1).padStart(5)} %)  p50 ${(p50 * 1000).toFixed(0).padStart(5)} µs  p99 ${(p99 * 1000).toFixed(0).padStart(6)} µs  errors ${errors}`,
-        );
+      for (const result of await alternate(tool, variants, request, { connections, reps: REPS, seconds: SECONDS })) {
+        console.log(formatVariant(`c${connections} ${result.name}`, result));
       }
     }
     await Promise.all([stop(memory.child), stop(redis.child)]);

@@ -9,7 +9,7 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
       'An animal store interface with three operations: list animals, add an animal, get one animal (deprecated). ' +
         'Every operation requires a bearer API key. Every error answer is an `Error` body whose `status` equals the HTTP status. ' +
         'Each key may make a number of requests per minute (6000 unless the operator sets otherwise), and each client address a number of ' +
-        'failed authentications (300); past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
+        'failed authentications (600); past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
         '`RateLimit-Policy` and `RateLimit` headers (IETF draft-ietf-httpapi-ratelimit-headers).',
     )
     .setVersion('1.0.0')

