@@ -124,3 +124,12 @@ describe('ApiKeys', () => {
     await expect(keys.create('ключ '.repeat(20).trim().padEnd(100, 'x'))).resolves.toBeDefined();
   });
 });
+
+describe('ApiKeys.create when every prefix is taken', () => {
+  it('gives up after a few attempts instead of looping', async () => {
+    const repository = new FakeRepository();
+    jest.spyOn(repository, 'insert').mockResolvedValue(undefined);
+    await expect(new ApiKeys(repository).create('ci')).rejects.toThrow('No free key prefix');
+    expect(repository.insert).toHaveBeenCalledTimes(3);
+  });
+});

@@ -13,6 +13,7 @@ export const KEY_CACHE_TTL_MS = 1000;
 /** last_used_at is written at most this often per key and instance: a timestamp, not a hit counter. */
 export const LAST_USED_PRECISION_MS = 60_000;
 export const KEY_NAME_MAX_LENGTH = 100;
+const PREFIX_ATTEMPTS = 3;
 
 export class InvalidKeyNameError extends Error {
   constructor() {
@@ -42,11 +43,12 @@ export class ApiKeys {
   async create(name: string): Promise<{ key: ApiKeyRecord; token: string }> {
     if (!isValidName(name)) throw new InvalidKeyNameError();
     // A 48-bit prefix collides about never; a retry covers the case anyway.
-    for (;;) {
+    for (let attempt = 0; attempt < PREFIX_ATTEMPTS; attempt++) {
       const generated = generateApiKey();
       const key = await this.repository.insert({ name, prefix: generated.prefix, secretSha256: generated.secretSha256 });
       if (key) return { key, token: generated.token };
     }
+    throw new Error(`No free key prefix in ${PREFIX_ATTEMPTS} attempts`);
   }
 
   list(): Promise<ApiKeyRecord[]> {

@@ -69,3 +69,11 @@ describe('KeyAdminSocket', () => {
     await expect(sendKeyCommand(join(dir, 'none.sock'), { command: 'list' })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('KeyAdminSocket where no socket can be made', () => {
+  it('lets the service start without it', async () => {
+    const socket = new KeyAdminSocket(join('/nonexistent-dir', 'x'.repeat(120), 'admin.sock'), {} as ApiKeys);
+    await expect(socket.onApplicationBootstrap()).resolves.toBeUndefined();
+    await expect(socket.onApplicationShutdown()).resolves.toBeUndefined();
+  });
+});

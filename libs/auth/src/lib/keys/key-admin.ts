@@ -65,10 +65,16 @@ export class KeyAdminSocket implements OnApplicationBootstrap, OnApplicationShut
     // A socket file left by a process that died; the data directory's lock makes this process its only owner.
     rmSync(this.path, { force: true });
     const server = createServer((socket) => void this.serve(socket));
-    server.listen(this.path);
-    await once(server, 'listening');
-    chmodSync(this.path, 0o600);
-    this.server = server;
+    try {
+      server.listen(this.path);
+      await once(server, 'listening');
+      chmodSync(this.path, 0o600);
+      this.server = server;
+    } catch (error) {
+      // The service still serves; the CLI then says that the data directory is in use.
+      server.close();
+      this.logger.warn(`No admin socket at ${this.path} (${String(error)}): the key CLI cannot reach this process`);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

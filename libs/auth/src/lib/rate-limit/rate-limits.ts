@@ -27,6 +27,7 @@ export const AUTH_FAILURES_POLICY = 'auth-failures';
 /** A Redis that does not answer in this time is bypassed (see RateLimits), not waited for. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;
 const REDIS_CONNECT_WAIT_MS = 2000;
+const MAX_REMEMBERED_BLOCKS = 10_000;
 
 /**
  * One fixed-window policy. A client over its limit is remembered in memory until the window
@@ -59,9 +60,18 @@ class Policy {
       return this.quota(result.remainingPoints, result.msBeforeNext, false);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      this.blockedUntil.set(client, Date.now() + rejection.msBeforeNext);
+      this.block(client, rejection.msBeforeNext);
       return this.quota(0, rejection.msBeforeNext, true);
     }
+  }
+
+  /** Remembers a refused client; forgets the ones whose window has ended once there are many (addresses of a wide attack). */
+  private block(client: string, msBeforeReset: number): void {
+    const now = Date.now();
+    if (this.blockedUntil.size >= MAX_REMEMBERED_BLOCKS) {
+      for (const [other, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(other);
+    }
+    this.blockedUntil.set(client, now + msBeforeReset);
   }
 
   private quota(remaining: number, msBeforeReset: number, exceeded: boolean): Quota {
