@@ -11,22 +11,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { alternate, formatVariant, startService } from './lib/compare.mjs';
-import { createDatabase, databaseUrl, dropDatabase, growTo } from './lib/database.mjs';
-import { ensureLoadTool } from './lib/load.mjs';
-import { runCommand, stop, stopAll } from './lib/processes.mjs';
+import { alternate, formatVariant, runFocusedBench, startService } from './lib/compare.mjs';
+import { growTo } from './lib/database.mjs';
+import { runCommand } from './lib/processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
 const require = createRequire(import.meta.url);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 3);
 const ROWS = 10_000;
 const BOOTSTRAP_KEY = `bench-${randomBytes(12).toString('hex')}`;
-const DATABASE = `petstore_bench_auth_${Date.now()}`;
-const DATABASE_URL = databaseUrl(ADMIN_URL, DATABASE);
 
 /** Mean microseconds of `work` over `count` sequential calls, after as many warm-up calls. */
 async function meanMicros(count, work) {
@@ -36,10 +32,10 @@ async function meanMicros(count, work) {
   return ((performance.now() - began) * 1000) / count;
 }
 
-async function pieces(issuedKey) {
+async function pieces(databaseUrl, issuedKey) {
   const auth = require(join(ROOT, 'dist/libs/auth/src/index.js'));
   const prefix = issuedKey.slice(0, 15);
-  const client = new pg.Client({ connectionString: DATABASE_URL });
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const lookup = { name: 'lookup', text: 'SELECT id::text AS id, name, prefix, created_at, last_used_at, revoked_at, secret_sha256 FROM api_keys WHERE prefix = $1', values: [prefix] };
   const miss = await meanMicros(2000, () => client.query(lookup));
@@ -61,41 +57,25 @@ async function pieces(issuedKey) {
   ];
 }
 
-async function main() {
-  const tool = await ensureLoadTool(process.env.BENCH_TOOL);
-  await runCommand('npm', ['run', 'build'], { cwd: ROOT });
-  await createDatabase(ADMIN_URL, DATABASE);
-  try {
-    const service = (env) => startService(ROOT, { apiKey: BOOTSTRAP_KEY, env: { DATABASE_URL, ...env } });
-    const memory = await service({});
-    await growTo(DATABASE_URL, 0, ROWS);
-    const issuedKey = (await runCommand(process.execPath, ['dist/tools/keys/main.js', 'create', '--name', 'bench'], { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL } })).trim();
-    const redis = await service({ REDIS_URL });
-    const variants = [
-      { name: 'bootstrap key (API_KEYS), memory limits', url: memory.url, apiKey: BOOTSTRAP_KEY },
-      { name: 'issued key, memory limits', url: memory.url, apiKey: issuedKey },
-      { name: 'issued key, Redis limits', url: redis.url, apiKey: issuedKey },
-    ];
-    const request = { kind: 'get', path: '/v1/pets/1', maxId: ROWS };
-    console.log(`getPet, ${tool}, ${REPS} x ${SECONDS} s per variant, alternating`);
-    for (const connections of [8, 64]) {
-      for (const result of await alternate(tool, variants, request, { connections, reps: REPS, seconds: SECONDS })) {
-        console.log(formatVariant(`c${connections} ${result.name}`, result));
-      }
+runFocusedBench(ROOT, 'auth', async (tool, databaseUrl) => {
+  const service = (env) => startService(ROOT, { apiKey: BOOTSTRAP_KEY, env: { DATABASE_URL: databaseUrl, ...env } });
+  const memory = await service({});
+  await growTo(databaseUrl, 0, ROWS);
+  const cli = ['dist/tools/keys/main.js', 'create', '--name', 'bench'];
+  const issuedKey = (await runCommand(process.execPath, cli, { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } })).trim();
+  const redis = await service({ REDIS_URL });
+  const variants = [
+    { name: 'bootstrap key (API_KEYS), memory limits', url: memory.url, apiKey: BOOTSTRAP_KEY },
+    { name: 'issued key, memory limits', url: memory.url, apiKey: issuedKey },
+    { name: 'issued key, Redis limits', url: redis.url, apiKey: issuedKey },
+  ];
+  const request = { kind: 'get', path: '/v1/pets/1', maxId: ROWS };
+  console.log(`getPet, ${tool}, ${REPS} x ${SECONDS} s per variant, alternating`);
+  for (const connections of [8, 64]) {
+    for (const result of await alternate(tool, variants, request, { connections, reps: REPS, seconds: SECONDS })) {
+      console.log(formatVariant(`c${connections} ${result.name}`, result));
     }
-    await Promise.all([stop(memory.child), stop(redis.child)]);
-    console.log('Pieces alone (mean per call, sequential):');
-    for (const [what, micros] of await pieces(issuedKey)) console.log(`  ${what.padEnd(76)} ${micros.toFixed(1).padStart(7)} µs`);
-  } finally {
-    await stopAll();
-    await dropDatabase(ADMIN_URL, DATABASE);
   }
-}
-
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+  console.log('Pieces alone (mean per call, sequential):');
+  for (const [what, micros] of await pieces(databaseUrl, issuedKey)) console.log(`  ${what.padEnd(76)} ${micros.toFixed(1).padStart(7)} µs`);
+});

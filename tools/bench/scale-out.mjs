@@ -5,54 +5,32 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, formatVariant, startService } from './lib/compare.mjs';
-import { createDatabase, databaseUrl, dropDatabase, growTo } from './lib/database.mjs';
-import { ensureLoadTool } from './lib/load.mjs';
-import { runCommand, stop, stopAll } from './lib/processes.mjs';
+import { alternate, formatVariant, runFocusedBench, startService } from './lib/compare.mjs';
+import { growTo } from './lib/database.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 3);
 const ROWS = 10_000;
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
-const DATABASE = `petstore_bench_scale_${Date.now()}`;
-const DATABASE_URL = databaseUrl(ADMIN_URL, DATABASE);
 const CASES = [
   { name: 'list20', request: { kind: 'path', path: '/v1/pets?limit=20' } },
   { name: 'get', request: { kind: 'get', path: '/v1/pets/1', maxId: ROWS } },
 ];
 
-async function main() {
-  const tool = await ensureLoadTool(process.env.BENCH_TOOL);
-  await runCommand('npm', ['run', 'build'], { cwd: ROOT });
-  await createDatabase(ADMIN_URL, DATABASE);
-  try {
-    const service = (script) => startService(ROOT, { script, apiKey: API_KEY, env: { DATABASE_URL } });
-    const single = await service(undefined);
-    await growTo(DATABASE_URL, 0, ROWS);
-    const pair = await service('tools/bench/lib/cluster-worker.mjs');
-    const targets = [
-      { name: 'one process', url: single.url, apiKey: API_KEY, child: single.child },
-      { name: 'cluster of 2 workers', url: pair.url, apiKey: API_KEY, child: pair.child },
-    ];
-    console.log(`${availableParallelism()} cores shared by wrk, Node and PostgreSQL; ${tool}, c64, ${REPS} x ${SECONDS} s, alternating`);
-    for (const kase of CASES) {
-      for (const result of await alternate(tool, targets, kase.request, { connections: 64, reps: REPS, seconds: SECONDS })) {
-        console.log(formatVariant(`${kase.name} ${result.name}`, result));
-      }
+runFocusedBench(ROOT, 'scale', async (tool, databaseUrl) => {
+  const service = (script) => startService(ROOT, { script, apiKey: API_KEY, env: { DATABASE_URL: databaseUrl } });
+  const single = await service(undefined);
+  await growTo(databaseUrl, 0, ROWS);
+  const pair = await service('tools/bench/lib/cluster-worker.mjs');
+  const targets = [
+    { name: 'one process', url: single.url, apiKey: API_KEY },
+    { name: 'cluster of 2 workers', url: pair.url, apiKey: API_KEY },
+  ];
+  console.log(`${availableParallelism()} cores shared by wrk, Node and PostgreSQL; ${tool}, c64, ${REPS} x ${SECONDS} s, alternating`);
+  for (const kase of CASES) {
+    for (const result of await alternate(tool, targets, kase.request, { connections: 64, reps: REPS, seconds: SECONDS })) {
+      console.log(formatVariant(`${kase.name} ${result.name}`, result));
     }
-    await Promise.all(targets.map((target) => stop(target.child)));
-  } finally {
-    await stopAll();
-    await dropDatabase(ADMIN_URL, DATABASE);
   }
-}
-
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+});

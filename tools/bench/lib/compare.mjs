@@ -1,9 +1,38 @@
 // Shared by the focused benches (auth-cost, scale-out): start the built service, and measure
 // variants of one request alternately.
 import { join } from 'node:path';
-import { runLoad } from './load.mjs';
-import { freePort, spawnTracked, waitFor200 } from './processes.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from './database.mjs';
+import { ensureLoadTool, runLoad } from './load.mjs';
+import { freePort, runCommand, spawnTracked, stopAll, waitFor200 } from './processes.mjs';
 import { median } from './report.mjs';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * Builds the service, runs `work(tool, databaseUrl)` on a throw-away database next to
+ * BENCH_DATABASE_URL, then stops every child, drops the database and exits (1 on failure).
+ */
+export function runFocusedBench(root, name, work) {
+  const database = `petstore_bench_${name}_${Date.now()}`;
+  const run = async () => {
+    const tool = await ensureLoadTool(process.env.BENCH_TOOL);
+    await runCommand('npm', ['run', 'build'], { cwd: root });
+    await createDatabase(ADMIN_URL, database);
+    try {
+      await work(tool, databaseUrl(ADMIN_URL, database));
+    } finally {
+      await stopAll();
+      await dropDatabase(ADMIN_URL, database);
+    }
+  };
+  run().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
 
 /** Starts `script` (the built service by default) in production mode with a limiter that never refuses. */
 export async function startService(root, { script = 'dist/apps/api/src/main.js', apiKey, env }) {
