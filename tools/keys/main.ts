@@ -3,7 +3,6 @@ import {
   type ApiKeyRecord,
   type ApiKeyRef,
   ApiKeys,
-  isInt64Id,
   keyAdminSocketPath,
   type KeyCommand,
   KeyCommandError,
@@ -40,7 +39,7 @@ function parseCommand(argv: string[]): KeyCommand {
 
 /** A key id, its public prefix, or the whole key (the usual case of "this key leaked"). */
 function parseRef(text: string): ApiKeyRef {
-  if (isInt64Id(text)) return { id: text };
+  if (/^\d+$/.test(text)) return { id: text };
   if (/^ps_[0-9a-f]{12}$/.test(text)) return { prefix: text };
   const key = parseApiKey(text);
   if (key) return { prefix: key.prefix };

@@ -121,6 +121,8 @@ describe('issued API keys', () => {
 
   it.each([
     ['an unknown key', ['revoke', '9223372036854775807'], 'No such key.'],
+    ['an id beyond int64', ['revoke', '9223372036854775808'], 'No such key.'],
+    ['an id with leading zeros', ['revoke', '01'], 'No such key.'],
     ['something that is no key', ['revoke', 'hello'], 'hello is neither a key id'],
     ['an empty name', ['create', '--name', ''], 'A key name must be 1 to 100 characters'],
   ])('exits 1 with a reason for %s', async (_label, args, message) => {

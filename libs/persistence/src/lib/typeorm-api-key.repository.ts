@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/auth';
+import { parseInt64 } from '@petstore/domain';
 import { Database, type Statement } from './database';
 
 const COLUMNS = `id::text AS id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
@@ -46,9 +47,10 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   }
 
   async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
-    const [row] =
-      'id' in ref ? await this.database.query<ApiKeyRecord>(REVOKE_BY_ID, [ref.id]) : await this.database.query<ApiKeyRecord>(REVOKE_BY_PREFIX, [ref.prefix]);
-    return row;
+    if (!('id' in ref)) return (await this.database.query<ApiKeyRecord>(REVOKE_BY_PREFIX, [ref.prefix]))[0];
+    // Not an int64: no key has it, and PostgreSQL would refuse the parameter.
+    const id = parseInt64(ref.id);
+    return id === undefined ? undefined : (await this.database.query<ApiKeyRecord>(REVOKE_BY_ID, [id.toString()]))[0];
   }
 
   async touch(id: string): Promise<void> {

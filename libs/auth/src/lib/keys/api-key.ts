@@ -16,7 +16,7 @@ export interface StoredApiKey extends ApiKeyRecord {
   readonly secretSha256: Buffer;
 }
 
-/** How an operator names a key: its id or its public prefix. */
+/** How an operator names a key: its id (decimal digits) or its public prefix. */
 export type ApiKeyRef = { readonly id: string } | { readonly prefix: string };
 
 /** The store of issued API keys: a port, bound to a database adapter by the application. */
@@ -26,7 +26,7 @@ export abstract class ApiKeyRepository {
   abstract findByPrefix(prefix: string): Promise<StoredApiKey | undefined>;
   /** Every key, oldest first. */
   abstract list(): Promise<ApiKeyRecord[]>;
-  /** Marks the key revoked (keeping the first revocation time); undefined when there is no such key. */
+  /** Marks the key revoked (keeping the first revocation time); undefined when there is no such key (an id out of range included). */
   abstract revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined>;
   /** Records that the key was just used. */
   abstract touch(id: string): Promise<void>;

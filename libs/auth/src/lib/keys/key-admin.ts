@@ -139,14 +139,7 @@ export function parseKeyCommand(line: string): KeyCommand {
 
 function parseKeyRef(ref: unknown): ApiKeyRef {
   const fields = (ref ?? {}) as Record<string, unknown>;
-  if (typeof fields['id'] === 'string' && isInt64Id(fields['id'])) return { id: fields['id'] };
+  if (typeof fields['id'] === 'string') return { id: fields['id'] };
   if (typeof fields['prefix'] === 'string') return { prefix: fields['prefix'] };
   throw new KeyCommandError('A key is named by its id or its prefix');
-}
-
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** A positive int64 in canonical decimal: what a key id can be. */
-export function isInt64Id(text: string): boolean {
-  return /^[1-9]\d{0,18}$/.test(text) && BigInt(text) <= INT64_MAX;
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from '@petstore/core';
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -21,9 +22,6 @@ export interface Quota {
   readonly exceeded: boolean;
 }
 
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
-export const PER_KEY_POLICY = 'per-key';
-export const AUTH_FAILURES_POLICY = 'auth-failures';
 /** A Redis that does not answer in this time is bypassed (see RateLimits), not waited for. */
 const REDIS_COMMAND_TIMEOUT_MS = 250;
 const REDIS_CONNECT_WAIT_MS = 2000;
@@ -102,8 +100,8 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       });
       this.watch(this.redis);
     }
-    this.perKey = this.policy(PER_KEY_POLICY, options.perKeyPerMinute);
-    this.authFailures = this.policy(AUTH_FAILURES_POLICY, options.authFailuresPerMinute);
+    this.perKey = this.policy(RATE_LIMIT_POLICIES.perKey, options.perKeyPerMinute);
+    this.authFailures = this.policy(RATE_LIMIT_POLICIES.authFailures, options.authFailuresPerMinute);
   }
 
   /** Counts one request of an authenticated key. */

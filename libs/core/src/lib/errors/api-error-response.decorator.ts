@@ -24,13 +24,15 @@ const RETRY_AFTER: ApiHeader = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600, example: STORE_UNAVAILABLE_RETRY_AFTER_SECONDS },
 };
 
-/** Longest wait a 429 asks for: a rate-limit window. */
-const RATE_LIMIT_WINDOW_SECONDS = 60;
+/** Every rate limit counts in fixed windows of this many seconds: the longest wait a 429 asks for. */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+/** The names of the rate-limit policies, as the RateLimit header fields give them. */
+export const RATE_LIMIT_POLICIES = { perKey: 'per-key', authFailures: 'auth-failures' } as const;
 const RATE_LIMITED_RETRY_AFTER: ApiHeader = {
   description: 'Seconds until the rate-limit window resets',
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: RATE_LIMIT_WINDOW_SECONDS, example: 42 },
 };
-const POLICY = '"(per-key|auth-failures)"';
+const POLICY = `"(${Object.values(RATE_LIMIT_POLICIES).join('|')})"`;
 
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer of an
