@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256 } from './keys/api-key-secret';
 import type { Principal } from './principal';
 
 interface StoredKey {
@@ -7,7 +8,7 @@ interface StoredKey {
 }
 
 /**
- * The accepted API keys, held as SHA-256 digests. A presented token is hashed and compared
+ * The bootstrap keys from API_KEYS, held as SHA-256 digests. A presented token is hashed and compared
  * with every key in constant time, so response timing reveals nothing about the keys.
  */
 export class ApiKeyStore {
@@ -26,8 +27,4 @@ export class ApiKeyStore {
     }
     return match;
   }
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
