@@ -93,7 +93,7 @@ describe('POST /v1/pets', () => {
     expectInvalid(await create({ name: 'Rex', categoryId: 1, status }), 'status');
   });
 
-  it.each(['id', 'owner', '__proto__', 'constructor'])('refuses the unknown property %s by name', async (field) => {
+  it.each(['id', 'owner', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses the unknown property %s by name', async (field) => {
     expectInvalid(await create(`{"name":"Rex","categoryId":1,${JSON.stringify(field)}:5}`), field);
   });
 
@@ -123,6 +123,33 @@ describe('POST /v1/pets', () => {
     expectError(await call('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
   });
 
+  it.each([
+    ['an unknown property', (nested: string) => `{"name":"Rex","categoryId":1,"x":${nested}}`],
+    ['the name', (nested: string) => `{"name":${nested},"categoryId":1}`],
+    ['the categoryId', (nested: string) => `{"name":"Rex","categoryId":${nested}}`],
+  ])('answers 400 for a body nested thousands deep in %s', async (_case, body) => {
+    for (const depth of [2_000, 10_000]) {
+      const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      expectError(await call('POST', '/v1/pets', { body: body(nested), headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+    }
+  });
+
+  it.each([
+    ['a Latin-1 é', [0xe9]],
+    ['a truncated UTF-8 sequence', [0xf0, 0x9f, 0x90]],
+    ['an overlong slash', [0xc0, 0xaf]],
+  ])('answers 400 for a name holding bytes that are not UTF-8 (%s), instead of storing U+FFFD', async (_case, bytes) => {
+    const body = Buffer.concat([Buffer.from('{"name":"Re'), Buffer.from(bytes), Buffer.from('x","categoryId":1}')]);
+    const response = await fetch(`${baseUrl()}/v1/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ code: 'MALFORMED_JSON', message: 'Request body is not valid UTF-8', status: 400 });
+  });
+
+  it.each(['iso-8859-1', 'latin1', 'utf-16', '"windows-1252"', 'x'])('answers 400 UNSUPPORTED_CHARSET for charset=%s', async (charset) => {
+    const response = await create({ name: 'Rex', categoryId: 1 }, { 'content-type': `application/json; charset=${charset}` });
+    expectError(response, 400, 'UNSUPPORTED_CHARSET');
+  });
+
   it('answers 400 when the body is missing', async () => {
     const response = await call('POST', '/v1/pets');
     expectError(response, 400, 'VALIDATION_FAILED');
@@ -136,8 +163,8 @@ describe('POST /v1/pets', () => {
     },
   );
 
-  it('accepts application/json with a charset', async () => {
-    const response = await create({ name: 'Rex', categoryId: 1 }, { 'content-type': 'application/json; charset=utf-8' });
+  it.each(['utf-8', 'UTF-8', 'utf8', '"utf-8"'])('accepts application/json with charset=%s', async (charset) => {
+    const response = await create({ name: 'Rex', categoryId: 1 }, { 'content-type': `application/json; charset=${charset}` });
     expect(response.status).toBe(201);
   });
 

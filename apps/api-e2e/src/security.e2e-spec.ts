@@ -69,6 +69,13 @@ describe('CORS', () => {
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     });
 
+    it('answers a preflight without Origin with the Error body', async () => {
+      const response = await fetch(`${server.url}/v1/pets`, { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ code: 'BAD_REQUEST', message: expect.any(String), status: 400 });
+    });
+
     it('lets a listed origin read the answer and its headers', async () => {
       const response = await fetch(`${server.url}/v1/pets`, { headers: { ...AUTH, origin: ORIGIN } });
       expect(response.status).toBe(200);

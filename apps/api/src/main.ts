@@ -12,8 +12,10 @@ import {
   InvalidConfigError,
   loadConfig,
   methodNotAllowedFor,
+  NODE_SERVER_OPTIONS,
   PinoNestLogger,
   registerJsonBodyParser,
+  registerProtocolGuards,
   registerResponseHeaders,
   registerSecurityHeaders,
   requestIdFor,
@@ -38,6 +40,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler,
+    http: NODE_SERVER_OPTIONS,
     frameworkErrors: sendError,
     // "/v1/pets/" is "/v1/pets", not a pet with an empty id.
     routerOptions: { ignoreTrailingSlash: true },
@@ -45,6 +48,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
     ajv: { customOptions: { allErrors: true }, plugins: [ajvErrors as Plugin<unknown>] },
   });
   const fastify = adapter.getInstance();
+  registerProtocolGuards(fastify);
   registerJsonBodyParser(fastify);
   registerResponseHeaders(fastify);
   await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);

@@ -11,3 +11,4 @@ export * from './lib/http/health.controller';
 export * from './lib/errors/api-error-response.decorator';
 export * from './lib/http/metrics.controller';
 export * from './lib/http/security';
+export * from './lib/http/protocol-errors';

@@ -13,3 +13,9 @@ export const rateLimitedCounter = new Counter({
   help: 'Requests refused for exceeding a rate limit',
   labelNames: ['policy'] as const,
 });
+
+/** Database lookups of issued keys by their prefix, cache misses only: what key checks cost the database. */
+export const keyLookupsCounter = new Counter({
+  name: 'petstore_api_key_lookups_total',
+  help: 'Database lookups of API keys by prefix (cache misses)',
+});

@@ -4,9 +4,10 @@ import { ApiException, ErrorCode } from '@petstore/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { authFailuresCounter, rateLimitedCounter } from './auth-metrics';
-import { AUTH_REALM, BearerStrategy } from './bearer.strategy';
+import { AUTH_REALM, type AuthenticationRequest, BearerStrategy } from './bearer.strategy';
 import { parseApiKey } from './keys/api-key-secret';
 import type { Principal } from './principal';
+import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
 
 /** Injection token: routes whose path starts with this prefix require a bearer token. */
@@ -42,7 +43,8 @@ function rateLimited(quota: Quota): ApiException {
  * Admits every request to a protected route in Fastify's onRequest hook, before the body is
  * read and before any parameter is validated, so an unauthenticated client learns nothing but
  * 401. Each key draws on its own rate limit; each client address on a limit of failed
- * authentications, past which it is refused without its key being looked at.
+ * authentications, past which its failures get 429: a valid key is admitted whatever its
+ * address has failed, so a bad client behind a shared NAT or proxy locks out no one else.
  * Only the Authorization header is consulted; passport-http-bearer is shown the headers
  * alone so it cannot take a token from the query string or the body.
  */
@@ -65,23 +67,29 @@ export class BearerAuthHook implements OnModuleInit {
   }
 
   private async admit(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-    const exhausted = this.limits.authFailuresExhausted(request.ip);
-    if (exhausted) throw rateLimited(exhausted);
-    const principal = await authenticate(request).catch((error: unknown) => this.refuse(request, error));
+    const clientAddress = clientAddressOf(request);
+    const principal = await authenticate({ headers: request.headers, clientAddress }).catch((error: unknown) =>
+      this.refuse(request, clientAddress, error),
+    );
     const quota = await this.limits.consumeRequest(principal.keyId);
     if (quota.exceeded) throw rateLimited(quota);
     reply.headers(rateLimitHeaders(quota));
     return principal;
   }
 
-  /** Logs and counts a failed authentication (naming the key by its public prefix at most). */
-  private async refuse(request: FastifyRequest, error: unknown): Promise<never> {
+  /**
+   * Counts a failed authentication against the client address: 401, or 429 once the address has
+   * used up its failures. Failures within the budget are logged (naming the key by its public
+   * prefix at most); past it only counted, so that a flood cannot flood the logs too.
+   */
+  private async refuse(request: FastifyRequest, clientAddress: string, error: unknown): Promise<never> {
     if (!(error instanceof AuthenticationFailure)) throw error;
-    const keyPrefix = parseApiKey(bearerToken(request) ?? '')?.prefix;
-    request.log.warn({ reason: error.reason, keyPrefix, ip: request.ip }, 'Authentication failed');
     authFailuresCounter.inc({ reason: error.reason });
-    const quota = await this.limits.consumeAuthFailure(request.ip);
-    throw quota.exceeded ? rateLimited(quota) : unauthorized(error.reason, quota);
+    const quota = await this.limits.consumeAuthFailure(clientAddress);
+    if (quota.exceeded) throw rateLimited(quota);
+    const keyPrefix = parseApiKey(bearerToken(request) ?? '')?.prefix;
+    request.log.warn({ reason: error.reason, keyPrefix, clientAddress }, 'Authentication failed');
+    throw unauthorized(error.reason, quota);
   }
 }
 
@@ -89,7 +97,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 
-function authenticate(request: FastifyRequest): Promise<Principal> {
+function authenticate(request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   return new Promise((resolve, reject) => {
     const onResult = (error: unknown, principal: Principal | false, challenged?: unknown) => {
@@ -97,6 +105,6 @@ function authenticate(request: FastifyRequest): Promise<Principal> {
       else if (principal) resolve(principal);
       else reject(new AuthenticationFailure(typeof challenged === 'string' && challenged.includes('invalid_token') ? 'invalid' : 'malformed'));
     };
-    passport.authenticate('bearer', { session: false }, onResult)({ headers: request.headers }, {}, reject);
+    passport.authenticate('bearer', { session: false }, onResult)(request, {}, reject);
   });
 }

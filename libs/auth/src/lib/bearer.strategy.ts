@@ -4,9 +4,16 @@ import { Strategy } from 'passport-http-bearer';
 import { ApiKeyStore } from './api-key.store';
 import { ApiKeys } from './keys/api-keys';
 import type { Principal } from './principal';
+import { RateLimits } from './rate-limit/rate-limits';
 
 /** Realm named in every WWW-Authenticate challenge. */
 export const AUTH_REALM = 'petstore';
+
+/** What the strategy is shown of a request: its headers, and the address its failures count against. */
+export interface AuthenticationRequest {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly clientAddress: string;
+}
 
 /**
  * passport-http-bearer, resolving a bearer token to the Principal of a known API key: one of
@@ -17,11 +24,13 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(
     private readonly bootstrapKeys: ApiKeyStore,
     private readonly issuedKeys: ApiKeys,
+    private readonly limits: RateLimits,
   ) {
-    super({ realm: AUTH_REALM });
+    super({ realm: AUTH_REALM, passReqToCallback: true });
   }
 
-  async validate(token: string): Promise<Principal | false> {
-    return this.bootstrapKeys.verify(token) ?? (await this.issuedKeys.verify(token)) ?? false;
+  async validate(request: AuthenticationRequest, token: string): Promise<Principal | false> {
+    const mayLookUpUnknown = () => this.limits.mayLookUpUnknownKey(request.clientAddress);
+    return this.bootstrapKeys.verify(token) ?? (await this.issuedKeys.verify(token, mayLookUpUnknown)) ?? false;
   }
 }

@@ -83,7 +83,7 @@ export interface components {
          * @description Machine-readable error code
          * @enum {string}
          */
-        ErrorCode: "UNAUTHORIZED" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "PET_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_CHARSET" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "PET_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         /** @description The body of every error response */
         Error: {
             /**
@@ -315,7 +315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Body lacks required fields, contains invalid values or is not JSON */
+            /** @description Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than 32 levels */
             400: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -502,7 +502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description petId is not a positive 64-bit integer */
+            /** @description petId is not a 64-bit integer */
             400: {
                 headers: {
                     /** @description The operation is deprecated (RFC 9745) */
@@ -521,7 +521,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "VALIDATION_FAILED",
-                     *       "message": "petId must be a positive 64-bit integer",
+                     *       "message": "petId must be a 64-bit integer",
                      *       "status": 400
                      *     }
                      */

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode, RATE_LIMIT_HEADERS } from '@petstore/core';
+import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode, JSON_MAX_DEPTH, RATE_LIMIT_HEADERS } from '@petstore/core';
 import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
@@ -75,7 +75,12 @@ export function ApiCreatePet() {
       example: PET_EXAMPLE,
       headers: { Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') }, ...RATE_LIMIT_HEADERS },
     }),
-    ApiErrorResponse(400, 'Body lacks required fields, contains invalid values or is not JSON', ErrorCode.ValidationFailed, 'name is required'),
+    ApiErrorResponse(
+      400,
+      `Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than ${JSON_MAX_DEPTH} levels`,
+      ErrorCode.ValidationFailed,
+      'name is required',
+    ),
     ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
     ApiErrorResponse(415, 'Body is not application/json', ErrorCode.UnsupportedMediaType, 'Content-Type must be application/json'),
     ApiCommonErrorResponses(),
@@ -90,9 +95,9 @@ export function ApiGetPet() {
       description: `Deprecated: removed on 5 December 2030. Use \`GET /pets\` with the \`status\` filter instead.`,
       deprecated: true,
     }),
-    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', minimum: 1 } }),
+    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64' }, example: 1 }),
     ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS } }),
-    ApiErrorResponse(400, 'petId is not a positive 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a positive 64-bit integer', DEPRECATION_HEADERS),
+    ApiErrorResponse(400, 'petId is not a 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a 64-bit integer', DEPRECATION_HEADERS),
     ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
     ApiCommonErrorResponses(),
   );

@@ -6,7 +6,7 @@ import { parseInt64, type Pet } from '@petstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { AFTER_MESSAGE, LIST_PETS_QUERY_SCHEMA, PET_LIST_SCHEMA, PET_SCHEMA, type ListPetsQuery } from './pet.schemas';
-import { JsonBodyValidationPipe, ParsePositiveInt64Pipe } from './pipes';
+import { JsonBodyValidationPipe, ParseInt64Pipe } from './pipes';
 import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS } from './pets.api-docs';
 import { PetsService } from './pets.service';
 
@@ -59,7 +59,7 @@ export class PetsController {
   @RouteConfig(GET_PET_DEPRECATION)
   @RouteSchema({ response: { 200: PET_SCHEMA } })
   @ApiGetPet()
-  get(@Param('petId', ParsePositiveInt64Pipe) petId: bigint): Promise<Pet> {
+  get(@Param('petId', ParseInt64Pipe) petId: bigint): Promise<Pet> {
     return this.pets.get(petId);
   }
 }

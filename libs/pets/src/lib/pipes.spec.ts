@@ -1,7 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ApiException } from '@petstore/core';
 import { CreatePetDto } from './dto/create-pet.dto';
-import { JsonBodyValidationPipe, ParsePositiveInt64Pipe } from './pipes';
+import { JsonBodyValidationPipe, ParseInt64Pipe } from './pipes';
 
 async function rejection(promise: () => Promise<unknown>): Promise<ApiException> {
   try {
@@ -75,6 +75,14 @@ describe('JsonBodyValidationPipe', () => {
     expect(await messageFor({ name: 'Rex', categoryId: 1n, id: 7n })).toContain('property id should not exist');
   });
 
+  it.each(['toString', 'hasOwnProperty', 'valueOf', 'constructor', '__proto__', 'prototype', 'isPrototypeOf'])(
+    'refuses the inherited name %s as an unknown property',
+    async (key) => {
+      const value = JSON.parse(`{"name":"Rex","categoryId":1,${JSON.stringify(key)}:"x"}`) as Record<string, unknown>;
+      expect(await messageFor({ ...value, categoryId: 1n })).toBe(`property ${key} should not exist`);
+    },
+  );
+
   it('lists every problem, joined with "; "', async () => {
     const message = await messageFor({ categoryId: '1', status: 'lost' });
     expect(message.split('; ').sort()).toEqual([
@@ -85,28 +93,31 @@ describe('JsonBodyValidationPipe', () => {
   });
 });
 
-describe('ParsePositiveInt64Pipe', () => {
-  const pipe = new ParsePositiveInt64Pipe();
+describe('ParseInt64Pipe', () => {
+  const pipe = new ParseInt64Pipe();
   const param: ArgumentMetadata = { type: 'param', data: 'petId' };
 
   it.each([
     ['1', 1n],
     ['42', 42n],
     ['9223372036854775807', 9223372036854775807n],
-  ])('parses %s exactly', (text, expected) => {
+    ['0', 0n],
+    ['-1', -1n],
+    ['-9223372036854775808', -9223372036854775808n],
+  ])('parses %s exactly, a valid id even where it names no pet', (text, expected) => {
     expect(pipe.transform(text, param)).toBe(expected);
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '9223372036854775808', '01', '', '+1', '1e3', ' 1'])('refuses %p', (text) => {
+  it.each(['abc', '1.5', '9223372036854775808', '-9223372036854775809', '01', '-0', '', '+1', '1e3', ' 1'])('refuses %p', (text) => {
     const call = () => pipe.transform(text, param);
     expect(call).toThrow(ApiException);
-    expect(call).toThrow('petId must be a positive 64-bit integer');
+    expect(call).toThrow('petId must be a 64-bit integer');
   });
 
   it('answers 400 VALIDATION_FAILED', () => {
     let error: unknown;
     try {
-      pipe.transform('0', param);
+      pipe.transform('abc', param);
     } catch (caught) {
       error = caught;
     }

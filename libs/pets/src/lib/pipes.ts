@@ -2,17 +2,21 @@ import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, 
 import { validationFailed } from '@petstore/core';
 import { parseInt64 } from '@petstore/domain';
 
-/** A path parameter that must be a positive int64 in plain decimal. */
+/** A path parameter that must be an int64 in plain decimal (one that names nothing is the handler's 404). */
 @Injectable()
-export class ParsePositiveInt64Pipe implements PipeTransform<string, bigint> {
+export class ParseInt64Pipe implements PipeTransform<string, bigint> {
   transform(value: string, metadata: ArgumentMetadata): bigint {
     const id = parseInt64(value);
-    if (id === undefined || id < 1n) throw validationFailed(`${metadata.data} must be a positive 64-bit integer`);
+    if (id === undefined) throw validationFailed(`${metadata.data} must be a 64-bit integer`);
     return id;
   }
 }
 
-const UNSAFE_KEYS = ['__proto__', 'constructor', 'prototype'];
+/**
+ * Keys that class-transformer drops or class-validator's whitelist mistakes for known ones,
+ * because plain objects inherit them: every name on Object.prototype, and "prototype".
+ */
+const INHERITED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /**
  * Validates a JSON object body against its DTO: unknown properties are refused by name
@@ -35,8 +39,7 @@ export class JsonBodyValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       throw validationFailed('Request body must be a JSON object');
     }
-    // class-transformer silently drops these keys, so the whitelist would never see them.
-    const unsafe = metadata.type === 'body' ? UNSAFE_KEYS.find((key) => Object.hasOwn(value as object, key)) : undefined;
+    const unsafe = metadata.type === 'body' ? Object.keys(value as object).find((key) => INHERITED_KEYS.has(key)) : undefined;
     if (unsafe) throw validationFailed(`property ${unsafe} should not exist`);
     return super.transform(value, metadata);
   }

@@ -116,6 +116,36 @@ describe('ApiKeys', () => {
     await expect(keys.verify(token)).resolves.toBeDefined();
   });
 
+  it('looks up a never-seen prefix only when the budget allows it', async () => {
+    const { token } = await keys.create('ci');
+    const unknown = `ps_${'0'.repeat(12)}_${'A'.repeat(43)}`;
+    const noBudget = jest.fn(async () => false);
+
+    await expect(keys.verify(unknown, noBudget)).resolves.toBeUndefined();
+    await expect(keys.verify(token, noBudget)).resolves.toBeUndefined();
+    expect(repository.lookups).toBe(0);
+    await expect(keys.verify(unknown, async () => true)).resolves.toBeUndefined();
+    expect(repository.lookups).toBe(1);
+  });
+
+  it('always checks a prefix it has seen valid, whatever the budget, so a flood locks out no valid key', async () => {
+    const { token } = await keys.create('ci');
+    await expect(keys.verify(token)).resolves.toBeDefined();
+    now += KEY_CACHE_TTL_MS;
+    const noBudget = jest.fn(async () => false);
+    await expect(keys.verify(token, noBudget)).resolves.toBeDefined();
+    expect(noBudget).not.toHaveBeenCalled();
+    expect(repository.lookups).toBe(2);
+  });
+
+  it('shares one budgeted lookup between concurrent requests for one prefix', async () => {
+    const { token } = await keys.create('ci');
+    const budget = jest.fn(async () => true);
+    await Promise.all(Array.from({ length: 20 }, () => keys.verify(token, budget)));
+    expect(budget).toHaveBeenCalledTimes(1);
+    expect(repository.lookups).toBe(1);
+  });
+
   it.each(['', ' ci', 'ci ', 'c\ni', 'x'.repeat(101)])('refuses the key name %p', async (name) => {
     await expect(keys.create(name)).rejects.toThrow(InvalidKeyNameError);
   });

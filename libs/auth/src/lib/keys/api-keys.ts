@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { timingSafeEqual } from 'node:crypto';
+import { keyLookupsCounter } from '../auth-metrics';
 import type { Principal } from '../principal';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from './api-key';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
@@ -14,6 +16,8 @@ export const KEY_CACHE_TTL_MS = 1000;
 export const LAST_USED_PRECISION_MS = 60_000;
 export const KEY_NAME_MAX_LENGTH = 100;
 const PREFIX_ATTEMPTS = 3;
+/** How many valid prefixes an instance remembers having seen (see verify); far more than the keys in use. */
+const REMEMBERED_VALID_PREFIXES = 100_000;
 
 export class InvalidKeyNameError extends Error {
   constructor() {
@@ -33,6 +37,7 @@ export class ApiKeys {
   private readonly logger = new Logger(ApiKeys.name);
   private readonly lookups = new Map<string, CachedLookup>();
   private readonly lastTouched = new Map<string, number>();
+  private readonly seenValid = new LRUCache<string, true>({ max: REMEMBERED_VALID_PREFIXES });
 
   constructor(
     private readonly repository: ApiKeyRepository,
@@ -62,29 +67,41 @@ export class ApiKeys {
     return key;
   }
 
-  /** The principal of the issued, unrevoked key equal to `token`; undefined for any other token. */
-  async verify(token: string): Promise<Principal | undefined> {
+  /**
+   * The principal of the issued, unrevoked key equal to `token`; undefined for any other token.
+   * A prefix this instance has never seen valid is looked up in the database only if
+   * `mayLookUpUnknown` allows it (a budget per client address): random keys cannot flood the
+   * database, while keys in use are always checked.
+   */
+  async verify(token: string, mayLookUpUnknown: () => Promise<boolean> = async () => true): Promise<Principal | undefined> {
     const parsed = parseApiKey(token);
     if (!parsed) return undefined;
-    const key = await this.lookup(parsed.prefix);
+    const key = await this.lookup(parsed.prefix, mayLookUpUnknown);
     if (!key || key.revokedAt || !timingSafeEqual(sha256(parsed.secret), key.secretSha256)) return undefined;
+    this.seenValid.set(key.prefix, true);
     this.recordUse(key);
     return { keyId: key.prefix };
   }
 
-  /** Concurrent requests with the same key share one lookup; unknown prefixes are not remembered. */
-  private lookup(prefix: string): Promise<StoredApiKey | undefined> {
+  /** Concurrent requests with the same key share one lookup (and one use of the budget); unknown prefixes are not remembered. */
+  private lookup(prefix: string, mayLookUpUnknown: () => Promise<boolean>): Promise<StoredApiKey | undefined> {
     const now = this.now();
     const cached = this.lookups.get(prefix);
     if (cached && cached.expiresAt > now) return cached.key;
     const forget = () => {
       if (this.lookups.get(prefix) === lookup) this.lookups.delete(prefix);
     };
-    const key = this.repository.findByPrefix(prefix);
+    const allowed = this.seenValid.has(prefix) ? Promise.resolve(true) : mayLookUpUnknown();
+    const key = allowed.then((yes) => (yes ? this.findByPrefix(prefix) : undefined));
     const lookup: CachedLookup = { key, expiresAt: now + KEY_CACHE_TTL_MS };
     this.lookups.set(prefix, lookup);
     key.then((found) => found || forget(), forget);
     return key;
+  }
+
+  private findByPrefix(prefix: string): Promise<StoredApiKey | undefined> {
+    keyLookupsCounter.inc();
+    return this.repository.findByPrefix(prefix);
   }
 
   private recordUse(key: StoredApiKey): void {

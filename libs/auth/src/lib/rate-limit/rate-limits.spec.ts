@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rateLimitHeaders, RateLimits } from './rate-limits';
+import { MAX_COUNTED_CLIENTS, rateLimitHeaders, RateLimits, UNKNOWN_KEY_LOOKUPS_PER_SECOND } from './rate-limits';
 
 describe('RateLimits in memory', () => {
   afterEach(() => jest.useRealTimers());
@@ -18,18 +18,39 @@ describe('RateLimits in memory', () => {
     await expect(limits.consumeRequest('a')).resolves.toMatchObject({ remaining: 1, resetSeconds: 60, exceeded: false });
   });
 
-  it('remembers an address that used up its failed authentications, until the window ends', async () => {
+  it('refuses an address past its failed authentications until the window ends, and no other address', async () => {
     jest.useFakeTimers({ now: 0 });
     const limits = new RateLimits({ perKeyPerMinute: 100, authFailuresPerMinute: 1 });
 
-    await expect(limits.consumeAuthFailure('10.0.0.1')).resolves.toMatchObject({ policy: 'auth-failures', exceeded: false });
-    expect(limits.authFailuresExhausted('10.0.0.1')).toBeUndefined();
-    await expect(limits.consumeAuthFailure('10.0.0.1')).resolves.toMatchObject({ exceeded: true });
-    expect(limits.authFailuresExhausted('10.0.0.1')).toMatchObject({ remaining: 0, resetSeconds: 60, exceeded: true });
-    expect(limits.authFailuresExhausted('10.0.0.2')).toBeUndefined();
+    await expect(limits.consumeAuthFailure('10.0.0.1')).resolves.toMatchObject({ policy: 'auth-failures', remaining: 0, exceeded: false });
+    await expect(limits.consumeAuthFailure('10.0.0.1')).resolves.toMatchObject({ remaining: 0, resetSeconds: 60, exceeded: true });
+    await expect(limits.consumeAuthFailure('10.0.0.2')).resolves.toMatchObject({ exceeded: false });
 
     jest.advanceTimersByTime(60_000);
-    expect(limits.authFailuresExhausted('10.0.0.1')).toBeUndefined();
+    await expect(limits.consumeAuthFailure('10.0.0.1')).resolves.toMatchObject({ exceeded: false });
+  });
+
+  it(`allows ${UNKNOWN_KEY_LOOKUPS_PER_SECOND} lookups of unknown keys a second per address`, async () => {
+    jest.useFakeTimers({ now: 0 });
+    const limits = new RateLimits({ perKeyPerMinute: 100, authFailuresPerMinute: 100 });
+    const allowed = async (address: string, times: number) => {
+      let count = 0;
+      for (let attempt = 0; attempt < times; attempt++) if (await limits.mayLookUpUnknownKey(address)) count++;
+      return count;
+    };
+
+    expect(await allowed('10.0.0.1', 50)).toBe(UNKNOWN_KEY_LOOKUPS_PER_SECOND);
+    expect(await allowed('10.0.0.2', 1)).toBe(1);
+    jest.advanceTimersByTime(1000);
+    expect(await allowed('10.0.0.1', 50)).toBe(UNKNOWN_KEY_LOOKUPS_PER_SECOND);
+  });
+
+  it(`keeps counts for at most ${MAX_COUNTED_CLIENTS} clients, forgetting the least recent`, async () => {
+    const limits = new RateLimits({ perKeyPerMinute: 100, authFailuresPerMinute: 1 });
+    await limits.consumeAuthFailure('first');
+    for (let client = 0; client < MAX_COUNTED_CLIENTS; client++) await limits.consumeAuthFailure(`flood-${client}`);
+    // Forgotten: 'first' starts a fresh window instead of being over its limit.
+    await expect(limits.consumeAuthFailure('first')).resolves.toMatchObject({ exceeded: false });
   });
 });
 

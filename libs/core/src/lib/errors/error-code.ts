@@ -1,10 +1,16 @@
 /** Every value the `code` field of an Error body can take. */
 export enum ErrorCode {
   Unauthorized = 'UNAUTHORIZED',
+  Forbidden = 'FORBIDDEN',
   ValidationFailed = 'VALIDATION_FAILED',
   MalformedJson = 'MALFORMED_JSON',
+  UnsupportedCharset = 'UNSUPPORTED_CHARSET',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  UriTooLong = 'URI_TOO_LONG',
+  HeadersTooLarge = 'HEADERS_TOO_LARGE',
+  RequestTimeout = 'REQUEST_TIMEOUT',
+  ExpectationFailed = 'EXPECTATION_FAILED',
   PetNotFound = 'PET_NOT_FOUND',
   RouteNotFound = 'ROUTE_NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',

@@ -1,4 +1,5 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
 import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
@@ -14,16 +15,32 @@ export interface ErrorResponse {
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
+/** The code of an error answer known only by its status (from Node, Fastify or a plugin). */
 const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: ErrorCode.BadRequest,
   401: ErrorCode.Unauthorized,
+  403: ErrorCode.Forbidden,
   404: ErrorCode.RouteNotFound,
   405: ErrorCode.MethodNotAllowed,
+  408: ErrorCode.RequestTimeout,
   413: ErrorCode.PayloadTooLarge,
+  414: ErrorCode.UriTooLong,
   415: ErrorCode.UnsupportedMediaType,
+  417: ErrorCode.ExpectationFailed,
   429: ErrorCode.RateLimited,
+  431: ErrorCode.HeadersTooLarge,
   503: ErrorCode.ServiceUnavailable,
 };
+
+/** The fitting code for an error status: its own where it has one, else the generic one of its class. */
+export function errorCodeFor(status: number): ErrorCode {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.BadRequest);
+}
+
+/** The Error answer for a status, with Node's reason phrase as its message when none is given. */
+export function errorResponseFor(status: number, message = STATUS_CODES[status] ?? 'Error'): ErrorResponse {
+  return respond(status, errorCodeFor(status), message);
+}
 
 /** Errors Fastify raises before a handler runs, keyed by their `code`. */
 const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
@@ -76,7 +93,7 @@ function fromHttpException(exception: Error, status: number, cause: FastifyLikeE
     // Nest's not-found handler says "Cannot GET /path", which is what we want to tell.
     return respond(404, ErrorCode.RouteNotFound, `${exception.message.replace(/^Cannot/, 'No route for')}`);
   }
-  return respond(status, CODE_BY_STATUS[status] ?? ErrorCode.BadRequest, exception.message);
+  return respond(status, errorCodeFor(status), exception.message);
 }
 
 function validationMessage(

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { ErrorCode } from '../errors/error-code';
-import { toErrorResponse } from '../errors/error-response';
-import { parseJsonBody } from './json-body.parser';
-
-/** Largest request body accepted, in bytes; larger bodies get 413. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Extra response headers a route declares in its config, sent with every answer of that route, errors included. */
 export interface RouteHeadersConfig {
@@ -46,37 +40,6 @@ export class AccessLogController extends LogController {
 /** Keeps a token a client wrongly put in the query string out of the logs. */
 function redactedUrl(url: string): string {
   return url.replace(/([?&]access_token=)[^&]*/gi, '$1[REDACTED]');
-}
-
-/**
- * Answers requests that Node's HTTP parser rejects before Fastify sees them (headers too
- * large, malformed request line, time-out) with an Error body too.
- */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
-  // No request or reply exists yet, so the answer is written to the socket; the body is the usual one.
-  const body = JSON.stringify(toErrorResponse(new ApiException(ErrorCode.BadRequest, status, message)).body);
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
-}
-
-/** Accepts only application/json bodies, parsed exactly (see parseJsonBody). */
-export function registerJsonBodyParser(fastify: FastifyInstance): void {
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
 }
 
 /** Echoes the request id and adds the headers a route declares in its config (see RouteHeadersConfig). */

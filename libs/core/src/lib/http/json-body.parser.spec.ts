@@ -1,5 +1,5 @@
 import { ApiException } from '../errors/api.exception';
-import { parseJsonBody } from './json-body.parser';
+import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody } from './json-body.parser';
 
 function parseError(text: string): ApiException {
   try {
@@ -71,5 +71,42 @@ describe('parseJsonBody', () => {
     expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value).toEqual({ a: 1n });
     expect((body as { a?: unknown }).a).toBeUndefined();
     expect(({} as { a?: unknown }).a).toBeUndefined();
+  });
+
+  it('accepts nesting up to the limit', () => {
+    const text = `${'['.repeat(JSON_MAX_DEPTH)}${']'.repeat(JSON_MAX_DEPTH)}`;
+    expect(() => parseJsonBody(text)).not.toThrow();
+  });
+
+  it.each([
+    ['arrays', (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
+    ['objects in an unknown property', (depth: number) => `{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`],
+    ['an unclosed run', (depth: number) => '['.repeat(depth)],
+  ])('refuses %s nested past the limit, however deep, without recursing', (_case, nested) => {
+    for (const depth of [JSON_MAX_DEPTH + 1, 2_000, 200_000]) {
+      const error = parseError(nested(depth));
+      expect(error.code).toBe('MALFORMED_JSON');
+      expect(error.message).toContain(`deeper than ${JSON_MAX_DEPTH} levels`);
+    }
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const text = `{"name":"${'[{'.repeat(100)}\\"${'['.repeat(100)}"}`;
+    expect(parseJsonBody(text)).toEqual({ name: `${'[{'.repeat(100)}"${'['.repeat(100)}` });
+  });
+});
+
+describe('decodeUtf8Body', () => {
+  it('decodes UTF-8, multi-byte characters included', () => {
+    expect(decodeUtf8Body(Buffer.from('{"name":"Ünïcödé 🐈"}'))).toBe('{"name":"Ünïcödé 🐈"}');
+  });
+
+  it.each([
+    ['a Latin-1 byte', [0x7b, 0xe9, 0x7d]],
+    ['a truncated sequence', [0x22, 0xf0, 0x9f, 0x90, 0x22]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+  ])('refuses %s as MALFORMED_JSON instead of replacing it', (_case, bytes) => {
+    expect(() => decodeUtf8Body(Uint8Array.from(bytes))).toThrow('Request body is not valid UTF-8');
   });
 });
