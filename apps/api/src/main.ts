@@ -16,6 +16,7 @@ import {
   PinoNestLogger,
   registerJsonBodyParser,
   registerProtocolGuards,
+  registerRequestMetrics,
   registerResponseHeaders,
   registerSecurityHeaders,
   requestIdFor,
@@ -51,6 +52,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   registerProtocolGuards(fastify);
   registerJsonBodyParser(fastify);
   registerResponseHeaders(fastify);
+  registerRequestMetrics(fastify);
   await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
   const addMethodNotAllowedRoutes = methodNotAllowedFor(fastify, `/${API_PREFIX}/`);
 

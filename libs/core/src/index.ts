@@ -12,3 +12,4 @@ export * from './lib/errors/api-error-response.decorator';
 export * from './lib/http/metrics.controller';
 export * from './lib/http/security';
 export * from './lib/http/protocol-errors';
+export * from './lib/http/request-metrics';

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation } from './data-source';
+import { reportPool } from './pool-metrics';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
@@ -32,6 +33,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private readonly named: boolean;
   private pool!: QueryablePool;
   private unlockDataDir?: () => void;
+  private unreportPool?: () => void;
 
   constructor(@Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation) {
     // PGlite has one session and no statement cache; a transaction-mode pooler before
@@ -47,10 +49,12 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
     this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
+    this.unreportPool = reportPool(this.pool);
   }
 
   /** Runs after the HTTP server has finished its in-flight requests. */
   async onApplicationShutdown(): Promise<void> {
+    this.unreportPool?.();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
     this.unlockDataDir?.();
   }

@@ -18,7 +18,12 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
 }
 
-/** One access-log line per request, after the answer, instead of Fastify's two. */
+/** What authentication leaves on a request: the key's public name (its prefix, or env-N), never the secret. */
+interface AuthenticatedRequest {
+  readonly principal?: { readonly keyId: string } | null;
+}
+
+/** One access-log line per request, after the answer, instead of Fastify's two; it names the key that made it. */
 export class AccessLogController extends LogController {
   /** @param logsRequests whether the log level lets the per-request line through (`info` or finer). */
   constructor(private readonly logsRequests: boolean) {
@@ -31,7 +36,13 @@ export class AccessLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && !this.logsRequests) return;
-    const line = { method: request.method, url: redactedUrl(request.url), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    const line = {
+      method: request.method,
+      url: redactedUrl(request.url),
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+      key: (request as AuthenticatedRequest).principal?.keyId,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
