@@ -6,8 +6,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig*.json .swcrc nx.json ./
+# Every source folder of `npm run build` (tools/build/build.mjs), which fails if one is missing.
 COPY apps ./apps
 COPY libs ./libs
+COPY tools/build ./tools/build
+COPY tools/keys ./tools/keys
 RUN npm run build && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}
