@@ -1,5 +1,8 @@
 # syntax=docker/dockerfile:1
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+# The current Active LTS (Node 26, LTS since 2026-10-28), on Debian 13: bookworm left Debian's
+# regular security support in 2026-06. CI runs the tests on the same Node line (.ci/run reads
+# this line).
+ARG NODE_IMAGE=node:26.10-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
