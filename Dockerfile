@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The current Active LTS (Node 26, LTS since 2026-10-28), on Debian 13: bookworm left Debian's
 # regular security support in 2026-06. CI runs the tests on the same Node line (.ci/run reads
-# this line).
+# this line) and builds this file set without Docker (tools/image/check-entry-points.mjs).
 ARG NODE_IMAGE=node:26.10-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
