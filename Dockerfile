@@ -1,13 +1,19 @@
 # syntax=docker/dockerfile:1
-ARG NODE_IMAGE=node:20.20-bookworm-slim
+# The current Active LTS (Node 26, LTS since 2026-10-28), on Debian 13: bookworm left Debian's
+# regular security support in 2026-06. CI runs the tests on the same Node line (.ci/run reads
+# this line) and builds this file set without Docker (tools/image/check-entry-points.mjs).
+ARG NODE_IMAGE=node:26.10-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig*.json .swcrc nx.json ./
+# Every source folder of `npm run build` (tools/build/build.mjs), which fails if one is missing.
 COPY apps ./apps
 COPY libs ./libs
+COPY tools/build ./tools/build
+COPY tools/keys ./tools/keys
 RUN npm run build && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}

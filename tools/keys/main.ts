@@ -25,12 +25,17 @@ const USAGE = `Usage: npm run keys -- <command>
 Works on DATABASE_URL, or else on the embedded database in DATA_DIR (default .data),
 through the running service when there is one.`;
 
-class UsageError extends Error {}
+/** A command line that is not one of the usages; `requested` when it asked for them (--help). */
+class UsageError extends Error {
+  constructor(readonly requested = false) {
+    super('usage');
+  }
+}
 
 function parseCommand(argv: string[]): KeyCommand {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   const [verb, ...rest] = positionals;
-  if (values.help) throw new UsageError();
+  if (values.help) throw new UsageError(true);
   if (verb === 'create' && rest.length === 0 && values.name !== undefined) return { command: 'create', name: values.name };
   if (verb === 'list' && rest.length === 0 && values.name === undefined) return { command: 'list' };
   if (verb === 'revoke' && rest.length === 1 && values.name === undefined) return { command: 'revoke', ref: parseRef(rest[0]) };
@@ -102,6 +107,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     return report(await execute(parseCommand(argv)));
   } catch (error) {
+    if (error instanceof UsageError && error.requested) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     if (error instanceof UsageError) {
       console.error(USAGE);
       return 2;

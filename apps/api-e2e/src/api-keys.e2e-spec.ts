@@ -108,6 +108,12 @@ describe('issued API keys', () => {
     expect(metrics).toMatch(/^petstore_auth_failures_total\{reason="invalid"\} [1-9]\d*$/m);
   });
 
+  it('prints the usage on stdout and exits 0 for --help', async () => {
+    const result = await runKeysCli(['--help'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: npm run keys');
+  });
+
   it.each([
     ['no command', []],
     ['create without a name', ['create']],

@@ -7,6 +7,7 @@ import {
   type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
+  CONFIG_VARIABLES,
   corsOptions,
   ErrorBodyFilter,
   InvalidConfigError,
@@ -27,6 +28,20 @@ import ajvErrors from 'ajv-errors';
 import type { FastifyBaseLogger } from 'fastify';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule } from './app.module';
+
+/** What `main.js --help` prints: the service takes no arguments, only environment variables. */
+function usage(): string {
+  return [
+    'Petstore HTTP API (NestJS on Fastify): serves /v1, /docs, /healthz, /readyz and /metrics until SIGTERM or SIGINT.',
+    '',
+    'Usage: node dist/apps/api/src/main.js      (npm start builds first)',
+    '',
+    'No arguments. Configured by these environment variables, read once at start and validated',
+    '(defaults and meanings: README.md, "Configuration"):',
+    ...CONFIG_VARIABLES.map((name) => `  ${name}`),
+    'Without DATABASE_URL it runs on an embedded PostgreSQL (PGlite) under DATA_DIR.',
+  ].join('\n');
+}
 
 async function bootstrap(config: AppConfig): Promise<void> {
   const adapter = new FastifyAdapter({
@@ -110,6 +125,12 @@ function readConfig(): AppConfig {
     console.error(error.message);
     process.exit(1);
   }
+}
+
+// Every module is loaded by now (the imports above), nothing read or started yet: CI runs --help on the image's files.
+if (['--help', '-h'].includes(process.argv[2] ?? '')) {
+  console.log(usage());
+  process.exit(0);
 }
 
 bootstrap(readConfig()).catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { databaseEnv, type E2eTarget, startServer } from './server';
 export default async function globalSetup(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const target = project.globals.e2eTarget;
   process.env.E2E_CONTRACT_COUNT_FILE ??= join(mkdtempSync(join(tmpdir(), 'petstore-contract-')), 'validated.txt');
+  reportRuntime(target);
   const server = await startServer(databaseEnv(target));
   process.env[`E2E_URL_${target}`] = server.url;
   (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
@@ -16,4 +18,11 @@ export default async function globalSetup(_config: unknown, project: { globals: 
     process.env.E2E_PRISM_URL = prism.url;
     (globalThis as Record<string, unknown>).e2ePrism = prism;
   }
+}
+
+/** Says which node the servers run on: they are spawned with this process's binary, and CI runs
+ *  the suite on two Node versions. */
+function reportRuntime(target: E2eTarget): void {
+  const version = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim();
+  console.log(`\ne2e:${target}: the servers run on node ${version} (${process.execPath})`);
 }

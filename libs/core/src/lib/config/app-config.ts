@@ -144,23 +144,25 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
   };
 }
 
+/** Every environment variable the service reads (its `--help` lists them). */
+export const CONFIG_VARIABLES: readonly (keyof Environment)[] = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DATABASE_PREPARED_STATEMENTS',
+  'DATA_DIR',
+  'API_KEYS',
+  'RATE_LIMIT_PER_MINUTE',
+  'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
+  'REDIS_URL',
+  'CORS_ORIGINS',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'NODE_ENV',
+];
+
 function trimmedCopy(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  const keys: (keyof Environment)[] = [
-    'PORT',
-    'HOST',
-    'DATABASE_URL',
-    'DATABASE_PREPARED_STATEMENTS',
-    'DATA_DIR',
-    'API_KEYS',
-    'RATE_LIMIT_PER_MINUTE',
-    'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
-    'REDIS_URL',
-    'CORS_ORIGINS',
-    'TRUST_PROXY',
-    'LOG_LEVEL',
-    'NODE_ENV',
-  ];
-  return Object.fromEntries(keys.map((key) => [key, trimmed({ value: env[key] })]));
+  return Object.fromEntries(CONFIG_VARIABLES.map((key) => [key, trimmed({ value: env[key] })]));
 }
 
 function trustProxyOf(value: string | undefined): boolean | string[] {
