@@ -1,13 +1,16 @@
 import { client } from './support/api';
 
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+
 // The happy paths through the typed client generated from the committed OpenAPI document:
 // a contract change that breaks clients breaks this build.
 describe('the typed client', () => {
   it('adds, gets and lists animals', async () => {
     const petstore = client();
-    const created = await petstore.POST('/pets', { body: { name: 'Typed', categoryId: 42, status: 'pending' } });
+    const created = await petstore.POST('/pets', { body: { name: 'Typed', categoryId: 42n, status: 'pending' } });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({ id: expect.any(Number), name: 'Typed', categoryId: 42, status: 'pending' });
+    expect(created.data).toEqual({ id: expect.any(BigInt), name: 'Typed', categoryId: 42n, status: 'pending' });
     const id = created.data!.id;
 
     const fetched = await petstore.GET('/pets/{petId}', { params: { path: { petId: id } } });
@@ -18,9 +21,43 @@ describe('the typed client', () => {
     expect(listed.data?.map((pet) => pet.id)).toContain(id);
   });
 
-  it('reads an Error body for a missing animal', async () => {
-    const { error, response } = await client().GET('/pets/{petId}', { params: { path: { petId: 987654321 } } });
+  it('reads an Error body for a missing animal, its status a number', async () => {
+    const { error, response } = await client().GET('/pets/{petId}', { params: { path: { petId: 987654321n } } });
     expect(response.status).toBe(404);
     expect(error).toEqual({ code: 'PET_NOT_FOUND', message: expect.any(String), status: 404 });
+    expect(typeof error?.status).toBe('number');
+  });
+
+  // Straight to the service (exact): Prism, when it validates the run, would round these values.
+  describe('int64 values, exact both ways over the whole int64 range', () => {
+    it(`adds an animal of category ${INT64_MAX}, and gets and lists it with the same bigints`, async () => {
+      const petstore = client({ exact: true });
+      const created = await petstore.POST('/pets', { body: { name: 'Int64', categoryId: INT64_MAX, status: 'sold' } });
+      expect(created.response.status).toBe(201);
+      const pet = created.data!;
+      expect(pet).toEqual({ id: expect.any(BigInt), name: 'Int64', categoryId: INT64_MAX, status: 'sold' });
+      expect(pet.categoryId === INT64_MAX).toBe(true);
+
+      const fetched = await petstore.GET('/pets/{petId}', { params: { path: { petId: pet.id } } });
+      expect(fetched.data).toEqual(pet);
+      expect(fetched.data!.categoryId === INT64_MAX && fetched.data!.id === pet.id).toBe(true);
+
+      // The page that starts right after the previous id holds this pet first.
+      const listed = await petstore.GET('/pets', { params: { query: { after: pet.id - 1n, limit: 1 } } });
+      expect(listed.data).toEqual([pet]);
+      expect(listed.data![0].categoryId === INT64_MAX).toBe(true);
+    });
+
+    it.each([INT64_MAX, INT64_MIN])('sends petId %p exactly (a rounded one would be refused with 400)', async (petId) => {
+      const { error, response } = await client({ exact: true }).GET('/pets/{petId}', { params: { path: { petId } } });
+      expect(response.status).toBe(404);
+      expect(error).toEqual({ code: 'PET_NOT_FOUND', message: `No pet with id ${petId}`, status: 404 });
+    });
+
+    it(`sends the cursor after=${INT64_MAX} exactly: an empty page, not a 400`, async () => {
+      const { data, response } = await client({ exact: true }).GET('/pets', { params: { query: { after: INT64_MAX } } });
+      expect(response.status).toBe(200);
+      expect(data).toEqual([]);
+    });
   });
 });

@@ -8,7 +8,7 @@ const expectDeprecationHeaders = (response: ApiResponse) => {
 
 describe('GET /v1/pets/{petId} (deprecated)', () => {
   it('returns the pet with its exact int64 fields', async () => {
-    const id = await createPet({ name: 'Fido', categoryId: '9223372036854775807', status: 'sold' });
+    const id = await createPet({ name: 'Fido', categoryId: 9223372036854775807n, status: 'sold' });
     const response = await call('GET', `/v1/pets/${id}`, { exact: true });
     expect(response.status).toBe(200);
     expect(response.text).toBe(`{"id":${id},"name":"Fido","categoryId":9223372036854775807,"status":"sold"}`);

@@ -64,7 +64,7 @@ export interface components {
              * @description Unique identifier assigned by the service on creation
              * @example 1
              */
-            id: number;
+            id: bigint;
             /**
              * @description The animal's name
              * @example Rex
@@ -75,7 +75,7 @@ export interface components {
              * @description Identifier of the category the animal belongs to
              * @example 1
              */
-            categoryId: number;
+            categoryId: bigint;
             /** @description Availability of the animal */
             status: components["schemas"]["PetStatus"];
         };
@@ -114,7 +114,7 @@ export interface components {
              * @description Identifier of the category the animal belongs to
              * @example 1
              */
-            categoryId: number;
+            categoryId: bigint;
             /**
              * @description Availability of the animal; available when omitted
              * @default available
@@ -138,7 +138,7 @@ export interface operations {
                 /** @description Filters by availability */
                 status?: components["schemas"]["PetStatus"];
                 /** @description Keyset cursor: only animals whose id is greater (the id of the last animal of the previous page) */
-                after?: number;
+                after?: bigint;
             };
             header?: never;
             path?: never;
@@ -469,7 +469,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Identifier of the animal */
-                petId: number;
+                petId: bigint;
             };
             cookie?: never;
         };

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'client',
+  preset: '../../jest.preset.js',
+};
