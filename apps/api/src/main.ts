@@ -13,6 +13,7 @@ import {
   loadConfig,
   methodNotAllowedFor,
   PinoNestLogger,
+  preparePrivateDataDir,
   registerJsonBodyParser,
   registerResponseHeaders,
   registerSecurityHeaders,
@@ -91,6 +92,7 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
 /** The configured keys; in development without any, a key kept in the data directory. */
 function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
   if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
+  preparePrivateDataDir(config.dataDir, (message) => log.warn(message));
   const { key, created } = developmentApiKey(config.dataDir);
   log.warn(`API_KEYS is not set: using the development API key ${created ? 'just created' : 'kept'} in ${config.dataDir}/dev-api-key: ${key}`);
   return [key];

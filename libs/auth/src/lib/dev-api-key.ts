@@ -1,3 +1,4 @@
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ export function developmentApiKey(dataDir: string): { key: string; created: bool
     // Not created yet.
   }
   const key = `dev_${randomBytes(24).toString('base64url')}`;
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileSync(file, `${key}\n`, { mode: PRIVATE_FILE_MODE });
   return { key, created: true };
 }
