@@ -89,12 +89,19 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
   process.once('SIGINT', close);
 }
 
-/** The configured keys; in development without any, a key kept in the data directory. */
+/**
+ * The configured keys; in development without any, a key kept in the data directory. The key is
+ * printed once, when it is created: logs are kept and shipped, and the file is where it lives.
+ */
 function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
   if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
   preparePrivateDataDir(config.dataDir, (message) => log.warn(message));
-  const { key, created } = developmentApiKey(config.dataDir);
-  log.warn(`API_KEYS is not set: using the development API key ${created ? 'just created' : 'kept'} in ${config.dataDir}/dev-api-key: ${key}`);
+  const { key, created, file } = developmentApiKey(config.dataDir);
+  log.warn(
+    created
+      ? `API_KEYS is not set: using the development API key just created in ${file} (printed this once): ${key}`
+      : `API_KEYS is not set: using the development API key kept in ${file}`,
+  );
   return [key];
 }
 

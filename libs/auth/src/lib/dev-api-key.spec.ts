@@ -20,6 +20,7 @@ describe('developmentApiKey', () => {
     const second = developmentApiKey(dataDir);
 
     expect(first.created).toBe(true);
+    expect(first.file).toBe(join(dataDir, 'dev-api-key'));
     expect(second).toEqual({ ...first, created: false });
     expect(readFileSync(join(dataDir, 'dev-api-key'), 'utf8')).toBe(`${first.key}\n`);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
