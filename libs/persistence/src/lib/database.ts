@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation } from './data-source';
+import { withMigrationLock } from './migration-lock';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
@@ -50,7 +51,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     const dataSource = await createDataSource(this.location);
     this.dataSource = dataSource;
     await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    await this.migrate(dataSource);
     this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
     this.makeEmbeddedFilesPrivate();
   }
@@ -61,6 +62,16 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     this.makeEmbeddedFilesPrivate();
     this.unlockDataDir?.();
     this.unlockDataDir = undefined;
+  }
+
+  /**
+   * Brings the schema up to date. On PostgreSQL, instances may start together: they take turns
+   * (see withMigrationLock). The embedded database has one process, under the data directory's lock.
+   */
+  private async migrate(dataSource: DataSource): Promise<void> {
+    const runMigrations = () => dataSource.runMigrations({ transaction: 'each' });
+    if ('url' in this.location) await withMigrationLock(this.location.url, runMigrations);
+    else await runMigrations();
   }
 
   /**
