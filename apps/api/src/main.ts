@@ -34,7 +34,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
       transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
     logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -63,6 +63,15 @@ async function bootstrap(config: AppConfig): Promise<void> {
   addMethodNotAllowedRoutes();
   await app.listen({ port: config.port, host: config.host });
   closeGracefullyOnSignal(app, fastify.log);
+}
+
+/**
+ * Fastify's trustProxy for the configured one. A hop count is passed as a function: Fastify 5.12
+ * takes a bare number for "trust no proxy" (it fails closed), where proxy-addr counts hops.
+ */
+function trustProxyOption(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy === false ? false : [...trustProxy];
 }
 
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
