@@ -20,8 +20,8 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 # Without DATABASE_URL the embedded database writes under DATA_DIR (.data), so the
-# unprivileged user must own it.
-RUN mkdir .data && chown node:node .data
+# unprivileged user must own it, and no other user may enter it (else the service tightens it, warning).
+RUN mkdir -m 700 .data && chown node:node .data
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import {
   type ApiKeyRecord,
   type ApiKeyRef,
@@ -102,8 +103,10 @@ function timestamp(value: Date | string | null): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  // TypeORM and Nest log to stdout; keep stdout for the results (a created key is piped into secrets).
+  // TypeORM and Nest log to stdout; keep stdout for the results (a created key is piped into secrets):
+  // console.log goes to stderr, and Nest's logger (the data directory's warnings) through console.log.
   console.log = console.error;
+  Logger.overrideLogger(new ConsoleLogger({ forceConsole: true }));
   try {
     return report(await execute(parseCommand(argv)));
   } catch (error) {

@@ -77,14 +77,25 @@ describe('service lifecycle', () => {
     expect(output).toContain(variable);
   });
 
-  it('creates, prints and keeps a development key when no API_KEYS are set', async () => {
-    const server = await startServer({ ...env, API_KEYS: '', NODE_ENV: 'development' });
+  it('creates a development key when no API_KEYS are set, prints it that once, and keeps it', async () => {
+    const developmentEnv: Record<string, string> = { ...databaseEnv(target), API_KEYS: '', NODE_ENV: 'development' };
+    const first = await startServer(developmentEnv);
+    let key: string;
     try {
-      const key = /development API key[^:]*: (\S+)/.exec(server.output())?.[1];
-      expect(key).toBeDefined();
-      expect((await fetch(`${server.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      key = /development API key[^:]*: (\S+)/.exec(first.output())?.[1] ?? '';
+      expect(key).toMatch(/^dev_/);
+      expect((await fetch(`${first.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     } finally {
-      await server.stop();
+      await first.stop();
+    }
+
+    const second = await startServer(developmentEnv);
+    try {
+      expect(second.output()).toContain(`development API key kept in ${join(developmentEnv.DATA_DIR, 'dev-api-key')}`);
+      expect(second.output()).not.toContain(key);
+      expect((await fetch(`${second.url}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    } finally {
+      await second.stop();
     }
   });
 

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
-import { AppConfig, HealthController, MetricsController, ReadinessProbe } from '@petstore/core';
+import { AppConfig, HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/core';
 import { Database, PersistenceModule, TypeOrmApiKeyRepository, TypeOrmPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 
@@ -29,9 +29,11 @@ export class AppModule {
         }),
         PetsModule.register({ imports: [persistence], repository: TypeOrmPetRepository }),
       ],
-      controllers: [HealthController, MetricsController],
+      // /metrics on the API's port, unless it has a port of its own (main.ts).
+      controllers: config.metrics.port === undefined ? [HealthController, MetricsController] : [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
+        { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: (database: Database) => ({ check: () => database.ping() }), inject: [Database] },
       ],
     };

@@ -15,6 +15,7 @@ import {
   methodNotAllowedFor,
   NODE_SERVER_OPTIONS,
   PinoNestLogger,
+  preparePrivateDataDir,
   registerJsonBodyParser,
   registerProtocolGuards,
   registerRequestMetrics,
@@ -22,10 +23,12 @@ import {
   registerSecurityHeaders,
   requestIdFor,
   sendError,
+  serveMetricsOnOwnPort,
 } from '@petstore/core';
 import type { Plugin } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Server } from 'node:http';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule } from './app.module';
 
@@ -51,12 +54,16 @@ async function bootstrap(config: AppConfig): Promise<void> {
       transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
     logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Slow or stalled clients hold a connection for a bounded time (README, "Time limits"); Node
+    // checks the header and request limits every second instead of its default 30.
+    requestTimeout: config.httpTimeouts.requestMs,
+    keepAliveTimeout: config.httpTimeouts.keepAliveMs,
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler,
-    http: NODE_SERVER_OPTIONS,
+    http: { ...NODE_SERVER_OPTIONS, headersTimeout: config.httpTimeouts.headersMs, connectionsCheckingInterval: 1000 },
     frameworkErrors: sendError,
     // "/v1/pets/" is "/v1/pets", not a pet with an empty id.
     routerOptions: { ignoreTrailingSlash: true },
@@ -82,16 +89,28 @@ async function bootstrap(config: AppConfig): Promise<void> {
   await app.init();
   addMethodNotAllowedRoutes();
   await app.listen({ port: config.port, host: config.host });
-  closeGracefullyOnSignal(app, fastify.log);
+  const { port: metricsPort, token: metricsToken } = config.metrics;
+  const metricsServer = metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metricsPort, config.host, metricsToken);
+  closeGracefullyOnSignal(app, fastify.log, metricsServer);
+}
+
+/**
+ * Fastify's trustProxy for the configured one. A hop count is passed as a function: Fastify 5.12
+ * takes a bare number for "trust no proxy" (it fails closed), where proxy-addr counts hops.
+ */
+function trustProxyOption(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy === false ? false : [...trustProxy];
 }
 
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Stops accepting connections, lets requests in flight finish, closes the database, then exits 0. */
-function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLogger): void {
+function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
   const close = (signal: NodeJS.Signals) => {
     log.info(`${signal} received: shutting down`);
+    metricsServer?.close();
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     // Keep-alive connections that finish their request after close() began would hold the
     // server open until their idle timeout: close each one as soon as it goes idle.
@@ -109,11 +128,19 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
   process.once('SIGINT', close);
 }
 
-/** The configured keys; in development without any, a key kept in the data directory. */
+/**
+ * The configured keys; in development without any, a key kept in the data directory. The key is
+ * printed once, when it is created: logs are kept and shipped, and the file is where it lives.
+ */
 function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
   if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
-  const { key, created } = developmentApiKey(config.dataDir);
-  log.warn(`API_KEYS is not set: using the development API key ${created ? 'just created' : 'kept'} in ${config.dataDir}/dev-api-key: ${key}`);
+  preparePrivateDataDir(config.dataDir, (message) => log.warn(message));
+  const { key, created, file } = developmentApiKey(config.dataDir);
+  log.warn(
+    created
+      ? `API_KEYS is not set: using the development API key just created in ${file} (printed this once): ${key}`
+      : `API_KEYS is not set: using the development API key kept in ${file}`,
+  );
   return [key];
 }
 

@@ -1,4 +1,5 @@
 export * from './lib/config/app-config';
+export * from './lib/data-dir/private-data-dir';
 export * from './lib/errors/api.exception';
 export * from './lib/errors/error-body.dto';
 export * from './lib/errors/error-code';

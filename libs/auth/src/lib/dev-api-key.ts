@@ -1,3 +1,4 @@
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,16 +7,16 @@ import { join } from 'node:path';
  * The development API key kept in `dataDir`, created on first use, so a developer who runs
  * the service without API_KEYS has a key that stays valid across restarts.
  */
-export function developmentApiKey(dataDir: string): { key: string; created: boolean } {
+export function developmentApiKey(dataDir: string): { key: string; created: boolean; file: string } {
   const file = join(dataDir, 'dev-api-key');
   try {
     const key = readFileSync(file, 'utf8').trim();
-    if (key) return { key, created: false };
+    if (key) return { key, created: false, file };
   } catch {
     // Not created yet.
   }
   const key = `dev_${randomBytes(24).toString('base64url')}`;
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return { key, created: true };
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  writeFileSync(file, `${key}\n`, { mode: PRIVATE_FILE_MODE });
+  return { key, created: true, file };
 }

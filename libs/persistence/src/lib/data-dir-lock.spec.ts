@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock';
@@ -26,6 +26,13 @@ describe('lockDataDir', () => {
     const nested = join(dataDir, 'a', 'b');
     lockDataDir(nested);
     expect(existsSync(join(nested, 'petstore.lock'))).toBe(true);
+  });
+
+  it('creates the data directory and the lock file for the owner alone', () => {
+    const nested = join(dataDir, 'a', 'b');
+    lockDataDir(nested);
+    expect(statSync(nested).mode & 0o777).toBe(0o700);
+    expect(statSync(join(nested, 'petstore.lock')).mode & 0o777).toBe(0o600);
   });
 
   it('lets the same process lock the directory again', () => {

@@ -1,3 +1,4 @@
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,14 +13,15 @@ export class DataDirInUseError extends Error {
 /**
  * Takes the embedded database's directory for this process. PGlite is single-process:
  * two writers on one directory would corrupt it, so a second process is refused. A lock
- * left by a process that no longer runs is taken over.
+ * left by a process that no longer runs is taken over. A directory it has to create is
+ * private (mode 0700); an existing one is made private by preparePrivateDataDir beforehand.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lockFile = join(dataDir, 'petstore.lock');
   const holder = lockHolder(lockFile);
   if (holder !== undefined && holder !== process.pid && isRunning(holder)) throw new DataDirInUseError(dataDir, holder);
-  writeFileSync(lockFile, String(process.pid));
+  writeFileSync(lockFile, String(process.pid), { mode: PRIVATE_FILE_MODE });
   return () => rmSync(lockFile, { force: true });
 }
 

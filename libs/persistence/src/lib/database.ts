@@ -1,9 +1,11 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { makeTreePrivate, preparePrivateDataDir } from '@petstore/core';
 import { StoreUnavailableError } from '@petstore/domain';
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation } from './data-source';
+import { withMigrationLock } from './migration-lock';
 import { reportPool } from './pool-metrics';
 
 /** Injection token of the DatabaseLocation the service runs on. */
@@ -29,6 +31,7 @@ interface QueryablePool {
  */
 @Injectable()
 export class Database implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(Database.name);
   private dataSource?: DataSource;
   private readonly named: boolean;
   private pool!: QueryablePool;
@@ -43,20 +46,50 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   /** Connects and brings the schema up to date before the service takes requests. */
   async onModuleInit(): Promise<void> {
-    if ('dataDir' in this.location) this.unlockDataDir = lockDataDir(this.location.dataDir);
+    if ('dataDir' in this.location) {
+      preparePrivateDataDir(this.location.dataDir, (message) => this.logger.warn(message));
+      this.unlockDataDir = lockDataDir(this.location.dataDir);
+    }
     const dataSource = await createDataSource(this.location);
     this.dataSource = dataSource;
     await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    await this.migrate(dataSource);
     this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
     this.unreportPool = reportPool(this.pool);
+    this.makeEmbeddedFilesPrivate();
   }
 
   /** Runs after the HTTP server has finished its in-flight requests. */
   async onApplicationShutdown(): Promise<void> {
     this.unreportPool?.();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+    this.makeEmbeddedFilesPrivate();
     this.unlockDataDir?.();
+    this.unlockDataDir = undefined;
+  }
+
+  /**
+   * Brings the schema up to date. On PostgreSQL, instances may start together: they take turns
+   * (see withMigrationLock). The embedded database has one process, under the data directory's lock.
+   */
+  private async migrate(dataSource: DataSource): Promise<void> {
+    const runMigrations = () => dataSource.runMigrations({ transaction: 'each' });
+    if ('url' in this.location) await withMigrationLock(this.location.url, runMigrations);
+    else await runMigrations();
+  }
+
+  /**
+   * PGlite's files are private by the data directory's mode (0700) alone, as they come:
+   * PGlite (Emscripten's file system) chmods each file it creates to the mode asked for
+   * inside WebAssembly, 0666 for the template it copies into a new database and 0644 for
+   * what PostgreSQL writes through fopen, so neither the process's umask nor a mode of ours
+   * can reach them. They are made private here, once the database is open (the template is
+   * in place) and again once it is closed (files written at shutdown), so that they stay
+   * private even when the directory is copied or opened up.
+   */
+  private makeEmbeddedFilesPrivate(): void {
+    // Only while this process holds the directory: never under another process's database.
+    if (this.unlockDataDir && 'dataDir' in this.location) makeTreePrivate(this.location.dataDir);
   }
 
   /** Runs one statement and returns its rows; an unreachable database raises StoreUnavailableError. */

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       corsOrigins: [],
       trustProxy: false,
+      httpTimeouts: { headersMs: 10000, requestMs: 15000, keepAliveMs: 65000 },
       logLevel: 'info',
       production: false,
     });
@@ -40,6 +41,9 @@ describe('loadConfig', () => {
         API_KEYS: 'k1',
         RATE_LIMIT_PER_MINUTE: '100',
         RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '10',
+        HTTP_HEADERS_TIMEOUT_MS: '5000',
+        HTTP_REQUEST_TIMEOUT_MS: '30000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
         TRUST_PROXY: '10.0.0.0/8,127.0.0.1,loopback',
@@ -58,6 +62,7 @@ describe('loadConfig', () => {
       redisUrl: 'redis://cache:6379',
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
+      httpTimeouts: { headersMs: 5000, requestMs: 30000, keepAliveMs: 75000 },
       logLevel: 'debug',
       production: true,
     });
@@ -130,12 +135,61 @@ describe('loadConfig', () => {
     expect(config.apiKeys).toEqual(['k1', 'k2']);
   });
 
-  it.each(['0', '-5', '1.5', 'many', '10000000000'])('refuses RATE_LIMIT_PER_MINUTE %p', (limit) => {
-    expect(problemsOf({ RATE_LIMIT_PER_MINUTE: limit })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive integer']);
+  describe.each([
+    ['PORT', 0, 65535],
+    ['RATE_LIMIT_PER_MINUTE', 1, 1000000000],
+    ['RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', 1, 1000000000],
+    ['HTTP_HEADERS_TIMEOUT_MS', 1000, 600000],
+    ['HTTP_REQUEST_TIMEOUT_MS', 1000, 600000],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 600000],
+  ])('the integer variable %s', (variable, min, max) => {
+    // The request timeout may not be below the headers timeout: keep the other one out of the way.
+    const base: Record<string, string> = {
+      HTTP_HEADERS_TIMEOUT_MS: { HTTP_REQUEST_TIMEOUT_MS: '600000' },
+      HTTP_REQUEST_TIMEOUT_MS: { HTTP_HEADERS_TIMEOUT_MS: '1000' },
+    }[variable] ?? {};
+    const configured = (value: string) => {
+      const config = loadConfig({ ...base, [variable]: value });
+      return [config.port, config.rateLimitPerMinute, config.authFailuresPerMinute, ...Object.values(config.httpTimeouts)];
+    };
+
+    it.each([String(min), String(max), ` ${max} `])('takes %p', (value) => {
+      expect(configured(value)).toContain(Number(value));
+    });
+
+    const refused = [String(min - 1), String(max + 1), '-1', '1.5', '1e3', '+5', '0x10', 'abc', '', '99999999999999999999'];
+    it.each(refused)('refuses %p, naming the range', (value) => {
+      expect(problemsOf({ ...base, [variable]: value })).toEqual([`${variable} must be an integer from ${min} to ${max}`]);
+    });
   });
 
-  it('refuses a RATE_LIMIT_AUTH_FAILURES_PER_MINUTE that is not a positive integer', () => {
-    expect(problemsOf({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer']);
+  it('refuses RATE_LIMIT_PER_MINUTE 1000000001 saying what the range is, not that it is not a positive integer', () => {
+    expect(problemsOf({ RATE_LIMIT_PER_MINUTE: '1000000001' })).toEqual(['RATE_LIMIT_PER_MINUTE must be an integer from 1 to 1000000000']);
+  });
+
+  it('takes a request timeout equal to the headers timeout', () => {
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '20000' }).httpTimeouts).toEqual({
+      headersMs: 20000,
+      requestMs: 20000,
+      keepAliveMs: 65000,
+    });
+  });
+
+  it.each([
+    [{ HTTP_REQUEST_TIMEOUT_MS: '9999' }, 9999, 10000],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000' }, 15000, 20000],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }, 30000, 60000],
+  ])('refuses a request timeout below the headers timeout (%p)', (env, requestMs, headersMs) => {
+    expect(problemsOf(env)).toEqual([
+      `HTTP_REQUEST_TIMEOUT_MS (${requestMs}) must be at least HTTP_HEADERS_TIMEOUT_MS (${headersMs}): ` +
+        'receiving a request includes receiving its headers',
+    ]);
+  });
+
+  it('compares the timeouts only when both are valid', () => {
+    expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '700000', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must be an integer from 1000 to 600000',
+    ]);
   });
 
   it.each(['http://cache:6379', 'cache:6379'])('refuses REDIS_URL %p', (url) => {
@@ -155,13 +209,68 @@ describe('loadConfig', () => {
     },
   );
 
-  it('takes TRUST_PROXY true for any proxy', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  it.each(['', '  '])('takes TRUST_PROXY %p for no proxy trusted', (value) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(false);
   });
 
-  it.each(['yes', '2', 'proxy.internal', '10.0.0.0/8,'])('refuses TRUST_PROXY %p', (value) => {
+  it.each([
+    ['1', 1],
+    ['2', 2],
+    ['10', 10],
+  ])('takes TRUST_PROXY %p as a hop count', (value, hops) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(hops);
+  });
+
+  it.each([
+    ['127.0.0.1', ['127.0.0.1']],
+    ['::1', ['::1']],
+    ['10.0.0.0/8', ['10.0.0.0/8']],
+    ['0.0.0.0/0', ['0.0.0.0/0']],
+    ['192.168.1.7/32', ['192.168.1.7/32']],
+    ['fd00::/8', ['fd00::/8']],
+    ['2001:db8::/128', ['2001:db8::/128']],
+    ['::ffff:10.0.0.1', ['::ffff:10.0.0.1']],
+    ['loopback,linklocal,uniquelocal', ['loopback', 'linklocal', 'uniquelocal']],
+    ['10.0.0.0/8, 172.16.0.0/12 ,loopback', ['10.0.0.0/8', '172.16.0.0/12', 'loopback']],
+  ])('takes TRUST_PROXY %p as a list of trusted proxies', (value, proxies) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(proxies);
+  });
+
+  it('refuses TRUST_PROXY true, saying why and what to set instead', () => {
+    expect(problemsOf({ TRUST_PROXY: 'true' })).toEqual([
+      'TRUST_PROXY=true is refused: it would take the client address from the leftmost X-Forwarded-For entry, which any client ' +
+        'writes itself; set it to an integer from 1 to 10 (the number of proxies in front of the service) or a comma-separated list of ' +
+        'proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+    ]);
+  });
+
+  it.each([
+    'false',
+    'yes',
+    '0',
+    '11',
+    '-1',
+    '1.5',
+    'TRUE',
+    'Loopback',
+    'proxy.internal',
+    '10.0.0.0/8,',
+    ',10.0.0.1',
+    '10.0.0.0/33',
+    '10.0.0.0/-1',
+    '10.0.0.0/8/1',
+    '10.0.0.0/',
+    '10.0.0.0/255.0.0.0',
+    'fd00::/129',
+    '256.0.0.1',
+    '10.0.0',
+    '1.2.3.4.5',
+    '::g',
+    'loopback,true',
+  ])('refuses TRUST_PROXY %p, naming the hop count range and the list', (value) => {
     expect(problemsOf({ TRUST_PROXY: value })).toEqual([
-      'TRUST_PROXY must be true or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+      'TRUST_PROXY must be an integer from 1 to 10 (the number of proxies in front of the service) or a comma-separated list of ' +
+        'proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal; unset, no proxy is trusted',
     ]);
   });
 });

@@ -1,26 +1,109 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, validateSync, ValidateBy } from 'class-validator';
+import { isIP } from 'node:net';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** The values an integer variable may take, bounds included. */
+interface IntegerRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+const PORTS: IntegerRange = { min: 0, max: 65535 };
+const OWN_PORTS: IntegerRange = { min: 1, max: 65535 };
+/** Up to a billion a minute: in effect no limit (a load test, a trusted client), yet a number every store counts exactly. */
+const PER_MINUTE: IntegerRange = { min: 1, max: 1_000_000_000 };
+/** From 1 s, below which slow but honest clients and networks are cut off, to 10 minutes. */
+const HTTP_TIMEOUT_MS: IntegerRange = { min: 1000, max: 600_000 };
+/** Proxies in front of the service (load balancer, ingress, CDN…): a handful at most. */
+const PROXY_HOPS: IntegerRange = { min: 1, max: 10 };
 
 /** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 /** Ten a second: room for a misconfigured client or a test suite probing 401s; nothing against a 256-bit secret. */
 const DEFAULT_AUTH_FAILURES_PER_MINUTE = 600;
+/** Headers arrive in the first packets; 10 s leaves room for a slow network and cuts off a client that trickles them (Slowloris). */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request: headers and a body of at most 64 KiB. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+/** Above the 60 s idle time-out of common load balancers, so that they never reuse a connection the service has just closed. */
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-/** One trusted proxy as proxy-addr takes it: an IPv4/IPv6 address or range, or a named range. */
-const PROXY = String.raw`(loopback|linklocal|uniquelocal|(?=[\d.:a-fA-F]*[.:])[\d.:a-fA-F]+(\/\d{1,3})?)`;
-const positiveInteger = (value: unknown) => (/^\d{1,9}$/.test(String(value)) ? Number(value) : NaN);
+/** Named address ranges proxy-addr knows. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const emptyAsUnset = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+function rangeText({ min, max }: IntegerRange): string {
+  return `an integer from ${min} to ${max}`;
+}
+
+/** The number written in plain decimal digits; anything else (sign, fraction, exponent, text) is NaN, which no range holds. */
+function decimalInteger(value: unknown): number {
+  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+}
+
+function isWithin(value: unknown, { min, max }: IntegerRange): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
+/**
+ * An integer variable: decimal digits within `range`, or `fallback` when unset. Its message,
+ * whatever is wrong with the value, names the range.
+ */
+function IntegerVariable(range: IntegerRange, fallback: number | undefined): PropertyDecorator {
+  return (target, property) => {
+    const message = `${String(property)} must be ${rangeText(range)}`;
+    Transform(({ value }) => (value === undefined || value === '' ? fallback : decimalInteger(value)))(target, property);
+    if (fallback === undefined) IsOptional()(target, property);
+    ValidateBy({
+      name: 'integerInRange',
+      validator: { validate: (value) => isWithin(value, range), defaultMessage: () => message },
+    })(target, property);
+  };
+}
+
+const TRUST_PROXY_VALUES =
+  `${rangeText(PROXY_HOPS)} (the number of proxies in front of the service) ` +
+  'or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal';
+const TRUST_PROXY_MESSAGE = `TRUST_PROXY must be ${TRUST_PROXY_VALUES}; unset, no proxy is trusted`;
+const TRUST_PROXY_TRUE_MESSAGE =
+  'TRUST_PROXY=true is refused: it would take the client address from the leftmost X-Forwarded-For entry, ' +
+  `which any client writes itself; set it to ${TRUST_PROXY_VALUES}`;
+
+/**
+ * TRUST_PROXY as the service takes it: a hop count, a list of trusted proxies, or false for none
+ * (unset); undefined when the value is none of these.
+ */
+function trustProxyOf(value: string | undefined): number | readonly string[] | false | undefined {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) {
+    const hops = decimalInteger(value);
+    return isWithin(hops, PROXY_HOPS) ? hops : undefined;
+  }
+  const proxies = value.split(',').map((proxy) => proxy.trim());
+  return proxies.every(isTrustedProxy) ? proxies : undefined;
+}
+
+/** One entry of a proxy list as proxy-addr takes it: an address, a CIDR range or a named range. */
+function isTrustedProxy(entry: string): boolean {
+  return PROXY_RANGE_NAMES.includes(entry) || isIP(entry) !== 0 || isCidrRange(entry);
+}
+
+/** `address/prefix length`, the length within the address's bits (32 for IPv4, 128 for IPv6). */
+function isCidrRange(entry: string): boolean {
+  const [address, prefixLength, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0 || !/^\d{1,3}$/.test(prefixLength ?? '')) return false;
+  return Number(prefixLength) <= (family === 4 ? 32 : 128);
+}
+
 /** The environment variables the service reads, validated once at boot. */
 class Environment {
-  @Transform(({ value }) => (value === undefined ? 3000 : /^\d+$/.test(String(value)) ? Number(value) : NaN))
-  @IsInt({ message: 'PORT must be an integer from 0 to 65535' })
-  @Min(0, { message: 'PORT must be an integer from 0 to 65535' })
-  @Max(65535, { message: 'PORT must be an integer from 0 to 65535' })
+  @IntegerVariable(PORTS, 3000)
   PORT!: number;
 
   @Transform(({ value }) => value ?? '0.0.0.0')
@@ -49,15 +132,20 @@ class Environment {
   })
   API_KEYS?: string;
 
-  @Transform(({ value }) => (value === undefined ? DEFAULT_RATE_LIMIT_PER_MINUTE : positiveInteger(value)))
-  @IsInt({ message: 'RATE_LIMIT_PER_MINUTE must be a positive integer' })
-  @Min(1, { message: 'RATE_LIMIT_PER_MINUTE must be a positive integer' })
+  @IntegerVariable(PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE)
   RATE_LIMIT_PER_MINUTE!: number;
 
-  @Transform(({ value }) => (value === undefined ? DEFAULT_AUTH_FAILURES_PER_MINUTE : positiveInteger(value)))
-  @IsInt({ message: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer' })
-  @Min(1, { message: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be a positive integer' })
+  @IntegerVariable(PER_MINUTE, DEFAULT_AUTH_FAILURES_PER_MINUTE)
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE!: number;
+
+  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS)
+  HTTP_HEADERS_TIMEOUT_MS!: number;
+
+  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS)
+  HTTP_REQUEST_TIMEOUT_MS!: number;
+
+  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS!: number;
 
   @Transform(emptyAsUnset)
   @IsOptional()
@@ -73,10 +161,22 @@ class Environment {
 
   @Transform(emptyAsUnset)
   @IsOptional()
-  @Matches(new RegExp(`^(true|${PROXY}(,${PROXY})*)$`), {
-    message: 'TRUST_PROXY must be true or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value) => trustProxyOf(String(value)) !== undefined,
+      defaultMessage: (args) => (args?.value === 'true' ? TRUST_PROXY_TRUE_MESSAGE : TRUST_PROXY_MESSAGE),
+    },
   })
   TRUST_PROXY?: string;
+
+  @IntegerVariable(OWN_PORTS, undefined)
+  METRICS_PORT?: number;
+
+  @Transform(emptyAsUnset)
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces' })
+  METRICS_TOKEN?: string;
 
   @Transform(({ value }) => value || 'info')
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
@@ -105,10 +205,35 @@ export abstract class AppConfig {
   abstract readonly redisUrl: string | undefined;
   /** Origins allowed to call the API from a browser; empty means CORS is off. */
   abstract readonly corsOrigins: readonly string[];
-  /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client address. */
-  abstract readonly trustProxy: boolean | string[];
+  /**
+   * Whose X-Forwarded-For to believe for the client address: the number of proxies in front of
+   * the service (the address that many hops from the right), the trusted proxies (proxy-addr
+   * addresses, CIDR ranges and named ranges: the rightmost untrusted address), or false for none.
+   */
+  abstract readonly trustProxy: number | readonly string[] | false;
+  abstract readonly httpTimeouts: HttpTimeouts;
+  /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
+  abstract readonly metrics: MetricsAccess;
   abstract readonly logLevel: (typeof LOG_LEVELS)[number];
   abstract readonly production: boolean;
+}
+
+/** Where /metrics is served and what it asks of a scraper. */
+export interface MetricsAccess {
+  /** A port of its own, on HOST; undefined serves /metrics on the API's port. */
+  readonly port: number | undefined;
+  /** A bearer token the scraper must send; undefined asks for none. */
+  readonly token: string | undefined;
+}
+
+/** Time limits of the HTTP server, in milliseconds. */
+export interface HttpTimeouts {
+  /** To receive a request's headers. */
+  readonly headersMs: number;
+  /** To receive a whole request, body included; at least headersMs. */
+  readonly requestMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  readonly keepAliveMs: number;
 }
 
 export class InvalidConfigError extends Error {
@@ -121,11 +246,10 @@ export class InvalidConfigError extends Error {
 /** Validates the environment and returns the configuration; throws InvalidConfigError listing every problem. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
   const parsed = plainToInstance(Environment, trimmedCopy(env));
+  const errors = validateSync(parsed);
   // One problem per variable: the first constraint it breaks.
-  const problems = validateSync(parsed).map((error) => Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`);
-  if (!parsed.API_KEYS && parsed.NODE_ENV === 'production') {
-    problems.push('API_KEYS must be set when NODE_ENV is production');
-  }
+  const problems = errors.map((error) => Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`);
+  problems.push(...combinationProblems(parsed, new Set(errors.map((error) => error.property))));
   if (problems.length > 0) throw new InvalidConfigError(problems);
   return {
     port: parsed.PORT,
@@ -138,10 +262,33 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     authFailuresPerMinute: parsed.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
     redisUrl: parsed.REDIS_URL,
     corsOrigins: parsed.CORS_ORIGINS ? parsed.CORS_ORIGINS.split(',') : [],
-    trustProxy: trustProxyOf(parsed.TRUST_PROXY),
+    // Validated above: never undefined here.
+    trustProxy: trustProxyOf(parsed.TRUST_PROXY) ?? false,
+    httpTimeouts: {
+      headersMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
+      requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    metrics: { port: parsed.METRICS_PORT, token: parsed.METRICS_TOKEN },
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
   };
+}
+
+/** Rules between variables, checked when each of them is valid on its own. */
+function combinationProblems(parsed: Environment, invalid: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  if (!parsed.API_KEYS && parsed.NODE_ENV === 'production') {
+    problems.push('API_KEYS must be set when NODE_ENV is production');
+  }
+  const timeouts = ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'];
+  if (!timeouts.some((name) => invalid.has(name)) && parsed.HTTP_REQUEST_TIMEOUT_MS < parsed.HTTP_HEADERS_TIMEOUT_MS) {
+    problems.push(
+      `HTTP_REQUEST_TIMEOUT_MS (${parsed.HTTP_REQUEST_TIMEOUT_MS}) must be at least HTTP_HEADERS_TIMEOUT_MS ` +
+        `(${parsed.HTTP_HEADERS_TIMEOUT_MS}): receiving a request includes receiving its headers`,
+    );
+  }
+  return problems;
 }
 
 /** Every environment variable the service reads (its `--help` lists them). */
@@ -154,9 +301,14 @@ export const CONFIG_VARIABLES: readonly (keyof Environment)[] = [
   'API_KEYS',
   'RATE_LIMIT_PER_MINUTE',
   'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
   'REDIS_URL',
   'CORS_ORIGINS',
   'TRUST_PROXY',
+  'METRICS_PORT',
+  'METRICS_TOKEN',
   'LOG_LEVEL',
   'NODE_ENV',
 ];
@@ -165,13 +317,10 @@ function trimmedCopy(env: Readonly<Record<string, string | undefined>>): Record<
   return Object.fromEntries(CONFIG_VARIABLES.map((key) => [key, trimmed({ value: env[key] })]));
 }
 
-function trustProxyOf(value: string | undefined): boolean | string[] {
-  if (!value) return false;
-  return value === 'true' ? true : value.split(',');
-}
-
 /** The database settings alone, validated as the service does, for tools that run beside it (the key CLI). */
-export function loadDatabaseConfig(env: Readonly<Record<string, string | undefined>>): Pick<AppConfig, 'databaseUrl' | 'preparedStatements' | 'dataDir'> {
+export function loadDatabaseConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<AppConfig, 'databaseUrl' | 'preparedStatements' | 'dataDir'> {
   const { databaseUrl, preparedStatements, dataDir } = loadConfig({
     DATABASE_URL: env['DATABASE_URL'],
     DATABASE_PREPARED_STATEMENTS: env['DATABASE_PREPARED_STATEMENTS'],

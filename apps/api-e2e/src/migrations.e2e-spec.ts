@@ -1,0 +1,64 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { target } from './support/api';
+import { DelayingProxy } from './support/delaying-proxy';
+import { AUTH, startServer, testDatabaseUrl } from './support/server';
+
+/** The service's migrations, one file each (index.ts lists them). */
+const MIGRATIONS_DIR = resolve(__dirname, '../../../libs/persistence/src/lib/migrations');
+const MIGRATION_COUNT = readdirSync(MIGRATIONS_DIR).filter((name) => /^\d+-.+\.ts$/.test(name)).length;
+
+/** What TypeORM and the service print when a migration or the start-up fails. */
+const MIGRATION_ERROR = /query failed|QueryFailedError|failed to start|migration.*fail|error:/i;
+
+const INSTANCES = 3;
+/**
+ * Each way, per chunk: a database 2 × 30 ms away makes the migrations take over a second (some
+ * fifteen round trips), so that instances started together, whose starts spread over a second or
+ * two on a busy machine, meet in them; on a database next door they would take milliseconds and
+ * the instances could miss one another.
+ */
+const NETWORK_DELAY_MS = 30;
+
+(target === 'postgres' ? describe : describe.skip)('migrations when several instances start at once', () => {
+  it(`run once, and all ${INSTANCES} instances on an empty database become ready`, async () => {
+    // A database of its own: the migrations must meet an empty one.
+    const server = new URL(testDatabaseUrl());
+    const database = `petstore_migrations_test_${process.pid}_${Date.now()}`;
+    const admin = new Client({ connectionString: server.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(server);
+    url.pathname = `/${database}`;
+    const proxy = new DelayingProxy({ host: url.hostname, port: Number(url.port || 5432) }, NETWORK_DELAY_MS);
+    const remote = new URL(url);
+    remote.host = `127.0.0.1:${await proxy.open()}`;
+    const env = { DATABASE_URL: remote.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startServer(env, 90_000)));
+    const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      expect(started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))).toEqual([]);
+      for (const instance of servers) {
+        expect((await fetch(`${instance.url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${instance.url}/v1/pets`, { headers: AUTH })).status).toBe(200);
+        expect(instance.output()).not.toMatch(MIGRATION_ERROR);
+      }
+      const migrations = new Client({ connectionString: url.toString() });
+      await migrations.connect();
+      try {
+        const { rows } = await migrations.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
+        expect(rows).toHaveLength(MIGRATION_COUNT);
+        expect(new Set(rows.map((row) => row.name)).size).toBe(MIGRATION_COUNT);
+      } finally {
+        await migrations.end();
+      }
+    } finally {
+      await Promise.all(servers.map((instance) => instance.stop()));
+      await proxy.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 180_000);
+});

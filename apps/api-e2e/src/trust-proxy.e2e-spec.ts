@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { target } from './support/api';
+import { databaseEnv, runServerToExit, startServer } from './support/server';
+
+/** What a client behind a load balancer sends: a forged entry of its own, then the address the balancer saw. */
+const FORWARDED_FOR = '198.51.100.66, 203.0.113.7';
+
+/** The client address the service logged for a failed authentication. */
+async function loggedClientAddress(trustProxy: string): Promise<string | undefined> {
+  const server = await startServer({ ...databaseEnv(target), TRUST_PROXY: trustProxy });
+  try {
+    const headers = { authorization: 'Bearer wrong-key', 'x-forwarded-for': FORWARDED_FOR };
+    expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(401);
+    await new Promise((done) => setTimeout(done, 200));
+    return /Authentication failed[\s\S]*?ip: "([^"]+)"/.exec(server.output())?.[1];
+  } finally {
+    await server.stop();
+  }
+}
+
+describe('TRUST_PROXY: the client address behind proxies', () => {
+  // The test client is the "load balancer": it connects from 127.0.0.1.
+  it.each([
+    ['a hop count', '1'],
+    ['a list of proxies', '127.0.0.1/8'],
+  ])('takes the address the nearest proxy saw, never the forged leftmost one, with %s', async (_case, trustProxy) => {
+    expect(await loggedClientAddress(trustProxy)).toBe('203.0.113.7');
+  });
+
+  it('refuses true, which would believe the leftmost (forged) entry', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+    const { code, output } = await runServerToExit({ DATA_DIR: dataDir, API_KEYS: 'k', TRUST_PROXY: 'true' });
+    expect(code).toBe(1);
+    expect(output).toContain('TRUST_PROXY=true is refused');
+  });
+});
