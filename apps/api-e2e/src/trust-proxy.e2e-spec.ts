@@ -8,13 +8,13 @@ import { databaseEnv, runServerToExit, startServer } from './support/server';
 const FORWARDED_FOR = '198.51.100.66, 203.0.113.7';
 
 /** The client address the service logged for a failed authentication. */
-async function loggedClientAddress(trustProxy: string): Promise<string | undefined> {
+async function loggedClientAddress(trustProxy: string, forwardedFor = FORWARDED_FOR): Promise<string | undefined> {
   const server = await startServer({ ...databaseEnv(target), TRUST_PROXY: trustProxy });
   try {
-    const headers = { authorization: 'Bearer wrong-key', 'x-forwarded-for': FORWARDED_FOR };
+    const headers = { authorization: 'Bearer wrong-key', 'x-forwarded-for': forwardedFor };
     expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(401);
     await new Promise((done) => setTimeout(done, 200));
-    return /Authentication failed[\s\S]*?ip: "([^"]+)"/.exec(server.output())?.[1];
+    return /Authentication failed[\s\S]*?clientAddress: "([^"]+)"/.exec(server.output())?.[1];
   } finally {
     await server.stop();
   }
@@ -27,6 +27,14 @@ describe('TRUST_PROXY: the client address behind proxies', () => {
     ['a list of proxies', '127.0.0.1/8'],
   ])('takes the address the nearest proxy saw, never the forged leftmost one, with %s', async (_case, trustProxy) => {
     expect(await loggedClientAddress(trustProxy)).toBe('203.0.113.7');
+  });
+
+  it('counts a trusted hop that forwarded something other than an IP address as the connection itself', async () => {
+    expect(await loggedClientAddress('1', `198.51.100.66, ${'x'.repeat(12_000)}`)).toBe('127.0.0.1');
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    expect(await loggedClientAddress('1', '2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
   });
 
   it('refuses true, which would believe the leftmost (forged) entry', async () => {
