@@ -1,5 +1,6 @@
 import { getMetricsFromIterator, type PromData, type PromHistogramData } from 'prom2javascript';
 import { baseUrl, call, target } from './support/api';
+import { AUTH, databaseEnv, freePort, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 
 /** Scrapes /metrics and parses it as Prometheus text, so that a malformed exposition fails the test. */
 async function scrape(url = `${baseUrl()}/metrics`, headers: Record<string, string> = {}) {
@@ -42,5 +43,43 @@ describe('GET /metrics', () => {
     const states = (metrics['petstore_db_pool_connections']?.data as PromData[]).map((sample) => sample.labels.state);
     expect(states.sort()).toEqual(['idle', 'in_use']);
     expect((metrics['petstore_db_pool_waiting_requests']?.data as PromData[])[0].value).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('/metrics for the platform only', () => {
+  const token = 'scrape-token-0123456789';
+  let server: RunningServer;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    server = await startServer({ ...databaseEnv(target), METRICS_PORT: String(port), METRICS_TOKEN: token, LOG_LEVEL: 'info' });
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('is served on its own port with the token, and not on the API port', async () => {
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    expect((await scrape(metricsUrl, { authorization: `Bearer ${token}` }))['process_cpu_seconds_total']).toBeDefined();
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a wrong token', { authorization: 'Bearer scrape-token-wrong-0000' }],
+  ])('answers 401 with the Error body for %s', async (_case, headers: Record<string, string>) => {
+    const response = await fetch(metricsUrl, { headers });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String), status: 401 });
+  });
+
+  it('names the key in the access log line, never its secret', async () => {
+    await fetch(`${server.url}/v1/pets?limit=1`, { headers: AUTH });
+    await new Promise((done) => setTimeout(done, 200));
+    const line = server.output().split('\n').find((text) => text.includes('/v1/pets?limit=1'));
+    expect(server.output()).toMatch(/key: "env-1"/);
+    expect(line ?? '').not.toContain(TEST_API_KEY);
   });
 });
