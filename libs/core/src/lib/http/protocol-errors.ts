@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { ErrorCode } from '../errors/error-code';
@@ -24,14 +25,24 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
   const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
-  if (socket.writable && !begun) {
-    const body = JSON.stringify(errorResponseFor(status, message).body);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  if (!begun) writeErrorAndClose(socket, status, message);
   socket.destroy(error);
+}
+
+/** Writes an Error answer straight to a socket that has no request or reply object, and closes it. */
+function writeErrorAndClose(socket: Duplex, status: number, message: string): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(errorResponseFor(status, message).body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Node hands CONNECT (a tunnel request) to a 'connect' listener or drops the connection: answer 405 instead. */
+function refuseTunnel(_request: IncomingMessage, socket: Duplex): void {
+  socket.once('finish', () => socket.destroy());
+  writeErrorAndClose(socket, 405, 'CONNECT is not supported: this is not a proxy');
 }
 
 /** Node's answer to an Expect header other than 100-continue: 417, with the Error body. */
@@ -51,7 +62,7 @@ export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
  * Every error answer the process sends is the Error body, and a request the service refused
  * before reading its body does not get to send that body:
  * - HTTP/1.1 without Host is 400 (RFC 9112 §3.2), as Node would say, but with the Error body;
- * - Expect other than 100-continue is 417 with the Error body;
+ * - Expect other than 100-continue is 417 with the Error body; CONNECT is 405;
  * - an error answer that a plugin wrote as text (a CORS preflight without Origin, say) is
  *   rewritten as the Error body of its status;
  * - an answer sent before the request's body was read in full (401, 413, 415…) closes the
@@ -59,6 +70,7 @@ export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
  */
 export function registerProtocolGuards(fastify: FastifyInstance): void {
   fastify.server.on('checkExpectation', answerExpectationFailed);
+  fastify.server.on('connect', refuseTunnel);
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new ApiException(ErrorCode.BadRequest, 400, 'An HTTP/1.1 request must carry a Host header'));
