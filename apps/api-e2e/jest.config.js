@@ -19,5 +19,5 @@ module.exports = {
   projects: targets.map(e2eProject),
   maxWorkers: 2,
   // Each test may start a server of its own, and a fresh embedded database takes seconds to create.
-  testTimeout: 60_000,
+  testTimeout: 90_000,
 };

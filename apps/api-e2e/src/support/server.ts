@@ -45,7 +45,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built service with these variables (plus a free PORT) and waits until it answers /healthz. */
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', API_KEYS: TEST_API_KEY, HOST: '127.0.0.1', PORT: String(port), ...env },

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       httpTimeouts: { headersMs: 10000, requestMs: 15000, keepAliveMs: 65000 },
+      metrics: { port: undefined, token: undefined },
       logLevel: 'info',
       production: false,
     });
@@ -47,6 +48,8 @@ describe('loadConfig', () => {
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
         TRUST_PROXY: '10.0.0.0/8,127.0.0.1,loopback',
+        METRICS_PORT: '9464',
+        METRICS_TOKEN: 'scrape-token-0123456789',
         LOG_LEVEL: 'debug',
         NODE_ENV: 'production',
       }),
@@ -63,6 +66,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
       httpTimeouts: { headersMs: 5000, requestMs: 30000, keepAliveMs: 75000 },
+      metrics: { port: 9464, token: 'scrape-token-0123456789' },
       logLevel: 'debug',
       production: true,
     });
@@ -142,6 +146,7 @@ describe('loadConfig', () => {
     ['HTTP_HEADERS_TIMEOUT_MS', 1000, 600000],
     ['HTTP_REQUEST_TIMEOUT_MS', 1000, 600000],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 600000],
+    ['METRICS_PORT', 1, 65535],
   ])('the integer variable %s', (variable, min, max) => {
     // The request timeout may not be below the headers timeout: keep the other one out of the way.
     const base: Record<string, string> = {
@@ -150,17 +155,26 @@ describe('loadConfig', () => {
     }[variable] ?? {};
     const configured = (value: string) => {
       const config = loadConfig({ ...base, [variable]: value });
-      return [config.port, config.rateLimitPerMinute, config.authFailuresPerMinute, ...Object.values(config.httpTimeouts)];
+      return [config.port, config.rateLimitPerMinute, config.authFailuresPerMinute, config.metrics.port, ...Object.values(config.httpTimeouts)];
     };
 
     it.each([String(min), String(max), ` ${max} `])('takes %p', (value) => {
       expect(configured(value)).toContain(Number(value));
     });
 
-    const refused = [String(min - 1), String(max + 1), '-1', '1.5', '1e3', '+5', '0x10', 'abc', '', '99999999999999999999'];
+    const refused = [String(min - 1), String(max + 1), '-1', '1.5', '1e3', '+5', '0x10', 'abc', '99999999999999999999'];
     it.each(refused)('refuses %p, naming the range', (value) => {
       expect(problemsOf({ ...base, [variable]: value })).toEqual([`${variable} must be an integer from ${min} to ${max}`]);
     });
+  });
+
+  it('takes an empty integer variable as unset, as it does every other variable', () => {
+    const config = loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: ' ', METRICS_PORT: '' });
+    expect([config.port, config.rateLimitPerMinute, config.metrics.port]).toEqual([3000, 6000, undefined]);
+  });
+
+  it.each(['short', 'has a space in it 0123', 'x'.repeat(257)])('refuses the METRICS_TOKEN %p', (token) => {
+    expect(problemsOf({ METRICS_TOKEN: token })).toEqual(['METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces']);
   });
 
   it('refuses RATE_LIMIT_PER_MINUTE 1000000001 saying what the range is, not that it is not a positive integer', () => {
