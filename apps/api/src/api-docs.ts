@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_PREFIX } from './app.module';
+import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
 
 /** The OpenAPI document, generated from the controllers' decorators. Paths are relative to the servers, which end in /v1. */
 export function createApiDocument(app: INestApplication): OpenAPIObject {
@@ -59,6 +60,7 @@ export function serveApiDocs(app: INestApplication, document: OpenAPIObject): vo
     swaggerOptions: {
       // The key survives a reload (kept in the browser's localStorage).
       persistAuthorization: true,
+      plugins: [exactJsonResponseBodyPlugin],
     },
   });
   SwaggerModule.setup(DOCS_PATH, app, document, { ui: false, jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
