@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { resolve } from 'node:path';
 import { baseUrl, call, expectError } from './support/api';
 
 /** Sends raw bytes and returns the raw answer: for requests no HTTP client would send. */
@@ -121,5 +123,10 @@ describe('HTTP behaviour', () => {
     const document = (await call('GET', '/openapi.json', { auth: false })).body as { paths: Record<string, Record<string, { operationId: string }>> };
     const operations = Object.values(document.paths).flatMap((path) => Object.values(path).map((operation) => operation.operationId));
     expect(operations).toEqual(expect.arrayContaining(['listPets', 'createPet', 'getPet']));
+  });
+
+  it('serves the committed OpenAPI document unchanged (only the /docs page adds a same-origin server)', async () => {
+    const committed = JSON.parse(readFileSync(resolve(__dirname, '../../../openapi/petstore.openapi.json'), 'utf8'));
+    expect((await call('GET', '/openapi.json', { auth: false })).body).toEqual(committed);
   });
 });

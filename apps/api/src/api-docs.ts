@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_PREFIX } from './app.module';
+import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
 
 /** The OpenAPI document, generated from the controllers' decorators. Paths are relative to the servers, which end in /v1. */
 export function createApiDocument(app: INestApplication): OpenAPIObject {
@@ -34,11 +36,32 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
 /** Where Swagger UI is served. */
 export const DOCS_PATH = 'docs';
 
-/** Serves the document at /openapi.json and Swagger UI at /docs. */
+/**
+ * The server Swagger UI calls unless the reader picks another: the origin that served the page,
+ * whatever its host and port (127.0.0.1, a replica on :3001, a real host). The page's own CSP lets
+ * it call nothing else, and Swagger UI starts on the first server again after every reload.
+ */
+export const SAME_ORIGIN_SERVER: NonNullable<OpenAPIObject['servers']>[number] = { url: `/${API_PREFIX}`, description: 'This server' };
+
+/** The document as the /docs page gets it: the committed one, with the same-origin server first. */
+export function docsPageDocument(document: OpenAPIObject): OpenAPIObject {
+  return { ...document, servers: [SAME_ORIGIN_SERVER, ...(document.servers ?? [])] };
+}
+
+/**
+ * Serves Swagger UI at /docs, and the committed document, unchanged, at /openapi.json and
+ * /openapi.yaml: those are the contract that clients and generators read, whose relative server
+ * would mean nothing once the file is saved elsewhere. Only the page gets the same-origin server.
+ */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup(DOCS_PATH, app, document, {
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
-    swaggerOptions: { persistAuthorization: true },
+  SwaggerModule.setup(DOCS_PATH, app, docsPageDocument(document), {
+    raw: false,
+    customSiteTitle: `${document.info.title} API`,
+    swaggerOptions: {
+      // The key survives a reload (kept in the browser's localStorage).
+      persistAuthorization: true,
+      plugins: [exactJsonResponseBodyPlugin],
+    },
   });
+  SwaggerModule.setup(DOCS_PATH, app, document, { ui: false, jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 }

@@ -95,7 +95,8 @@ export function ApiGetPet() {
       description: `Deprecated: removed on 5 December 2030. Use \`GET /pets\` with the \`status\` filter instead.`,
       deprecated: true,
     }),
-    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64' }, example: 1 }),
+    // The example goes in the schema: @nestjs/swagger drops an ApiParam's own `example` when a schema is given.
+    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', example: 1 } }),
     ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS } }),
     ApiErrorResponse(400, 'petId is not a 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a 64-bit integer', DEPRECATION_HEADERS),
     ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),

@@ -1,0 +1,172 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+
+// Drives Swagger UI in Chromium the way a reader does: buttons and fields by what they show.
+
+/** Debian's chromium package: the suite never downloads a browser of its own. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Headless, as root (no sandbox), without a GPU. Chromium's own background connections (updates,
+ * sync, QUIC probes, first-run pages) are switched off: on a closed network they are refused and
+ * only slow the start down. Playwright adds --user-data-dir: a fresh, empty profile it deletes on close.
+ */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Well below Jest's 60 s per test, so that a missing element fails with Playwright's own message. */
+const ACTION_TIMEOUT_MS = 15_000;
+/** Chromium's start, which a loaded machine slows down (Playwright's default is 3 minutes). */
+const LAUNCH_TIMEOUT_MS = 30_000;
+
+export interface DocsPage {
+  readonly page: Page;
+  /** Every URL the page requested, in order. */
+  readonly requests: readonly string[];
+  /** Console errors and uncaught exceptions (a CSP refusal is one). */
+  readonly errors: readonly string[];
+  /** Where `screenshot` writes. */
+  readonly screenshotDir: string;
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `url` (the /docs page) in a fresh Chromium profile and waits until Swagger UI shows its
+ * operations. If that fails, the browser is closed: one left running would keep Jest from exiting.
+ */
+export async function openDocs(url: string): Promise<DocsPage> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
+  try {
+    return await openPage(browser, url);
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+async function openPage(browser: Browser, url: string): Promise<DocsPage> {
+  const screenshotDir = mkdtempSync(join(tmpdir(), 'petstore-docs-screens-'));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await waitForOperations(page);
+  return {
+    page,
+    requests,
+    errors,
+    screenshotDir,
+    screenshot: async (name) => {
+      const path = join(screenshotDir, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Reloads the page, as a reader does, and waits for Swagger UI again. */
+export async function reload(docs: DocsPage): Promise<void> {
+  await docs.page.reload();
+  await waitForOperations(docs.page);
+}
+
+async function waitForOperations(page: Page): Promise<void> {
+  await page.locator('.opblock').first().waitFor();
+}
+
+/** Authorize → the bearer value → Apply credentials → Close. */
+export async function authorize(page: Page, apiKey: string): Promise<void> {
+  await page.getByRole('button', { name: 'Authorize', exact: true }).click();
+  await page.getByLabel('auth-bearer-value').fill(apiKey);
+  await page.getByRole('button', { name: 'Apply credentials' }).click();
+  await page.getByRole('button', { name: 'Close' }).click();
+}
+
+/** Whether the page's Authorize button shows the closed padlock (a key is set). */
+export async function isAuthorized(page: Page): Promise<boolean> {
+  return (await page.locator('.auth-wrapper .authorize.locked').count()) === 1;
+}
+
+/** The server chosen in the Servers list. */
+export async function selectedServer(page: Page): Promise<string> {
+  return page.locator('.servers select').inputValue();
+}
+
+/** The value field of one parameter of an operation. */
+export function parameterInput(operation: Locator, name: string): Locator {
+  return operation.locator(`tr[data-param-name="${name}"] input`);
+}
+
+/** The request body editor of an operation. */
+export function requestBodyEditor(operation: Locator): Locator {
+  return operation.locator('textarea.body-param__text');
+}
+
+/** What the page shows of one call. */
+export interface ShownCall {
+  readonly requestUrl: string;
+  readonly status: string;
+  /** The response body pane, as text. */
+  readonly body: string;
+  /** The response headers pane, one `name: value` a line. */
+  readonly headers: string;
+}
+
+/**
+ * Opens an operation of the `pets` tag, presses Try it out, lets `fill` set its fields, presses
+ * Execute and reads what the page shows; then takes a screenshot of the answer, named after the
+ * operation and `label`.
+ */
+export async function tryItOut(
+  docs: DocsPage,
+  operationId: string,
+  label: string,
+  fill?: (operation: Locator) => Promise<void>,
+): Promise<ShownCall> {
+  const operation = docs.page.locator(`#operations-pets-${operationId}`);
+  await expand(operation);
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  await fill?.(operation);
+  await operation.getByRole('button', { name: 'Execute' }).click();
+  const answer = operation.locator('.live-responses-table tbody');
+  await answer.locator('.response-col_status').waitFor();
+  const shown = await readCall(operation, answer);
+  await answer.scrollIntoViewIfNeeded();
+  await docs.screenshot(`${operationId}-${label}`);
+  return shown;
+}
+
+/** Opens an operation unless it is open: after a reload, the one named in the address (#/pets/getPet) already is. */
+async function expand(operation: Locator): Promise<void> {
+  const open = (await operation.getAttribute('class'))?.split(' ').includes('is-open');
+  if (!open) await operation.locator('.opblock-summary').click();
+}
+
+async function readCall(operation: Locator, answer: Locator): Promise<ShownCall> {
+  const body = answer.locator('.highlight-code pre');
+  // A failed call (a refused connection) shows its error where the body would be.
+  const error = answer.locator('.response-col_description .renderedMarkdown');
+  return {
+    requestUrl: await operation.locator('.request-url pre').innerText(),
+    status: (await answer.locator('.response-col_status').innerText()).trim(),
+    body: (await body.count()) > 0 ? await body.innerText() : await error.innerText(),
+    headers: (await answer.locator('.headerline').allInnerTexts()).map((line) => line.trim()).join('\n'),
+  };
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'api',
+  preset: '../../jest.preset.js',
+};
