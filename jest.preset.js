@@ -14,9 +14,10 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
-    // NestJS 12 ships ES modules only; Jest's CommonJS runtime needs them compiled too.
-    '^.+/node_modules/@nestjs/.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022' } }],
+    // NestJS 12 and cookie (light-my-request's, for Fastify's inject) ship ES modules only; Jest's
+    // CommonJS runtime on Node 20 needs them compiled too.
+    '^.+/node_modules/(@nestjs|cookie)/.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie)/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };

@@ -12,16 +12,17 @@ import {
   ErrorBodyFilter,
   InvalidConfigError,
   loadConfig,
-  methodNotAllowedFor,
   NODE_SERVER_OPTIONS,
   PinoNestLogger,
   preparePrivateDataDir,
+  registerExactJsonSerializer,
   registerJsonBodyParser,
   registerProtocolGuards,
   registerRequestMetrics,
   registerResponseHeaders,
   registerSecurityHeaders,
   requestIdFor,
+  RouteMethods,
   sendError,
   serveMetricsOnOwnPort,
 } from '@petstore/core';
@@ -73,21 +74,22 @@ async function bootstrap(config: AppConfig): Promise<void> {
   const fastify = adapter.getInstance();
   registerProtocolGuards(fastify);
   registerJsonBodyParser(fastify);
+  registerExactJsonSerializer(fastify);
   registerResponseHeaders(fastify);
   registerRequestMetrics(fastify);
   await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
-  const addMethodNotAllowedRoutes = methodNotAllowedFor(fastify, `/${API_PREFIX}/`);
+  const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, apiKeysOf(config, fastify.log)), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(fastify.log),
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
-  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served()));
   app.useGlobalFilters(new ErrorBodyFilter());
   serveApiDocs(app, createApiDocument(app));
   await app.init();
-  addMethodNotAllowedRoutes();
+  apiRouteMethods.answerOtherMethodsWith405();
   await app.listen({ port: config.port, host: config.host });
   const { port: metricsPort, token: metricsToken } = config.metrics;
   const metricsServer = metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metricsPort, config.host, metricsToken);

@@ -14,3 +14,5 @@ export * from './lib/http/metrics.controller';
 export * from './lib/http/security';
 export * from './lib/http/protocol-errors';
 export * from './lib/http/request-metrics';
+export * from './lib/http/route-methods';
+export * from './lib/http/exact-json-serializer';

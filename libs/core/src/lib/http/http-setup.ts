@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
-import { ApiException } from '../errors/api.exception';
-import { ErrorCode } from '../errors/error-code';
 
 /** Extra response headers a route declares in its config, sent with every answer of that route, errors included. */
 export interface RouteHeadersConfig {
@@ -61,37 +59,4 @@ export function registerResponseHeaders(fastify: FastifyInstance): void {
     if (headers) reply.headers(headers);
     done(null, payload);
   });
-}
-
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-/**
- * Makes a method that a known path under `prefix` does not serve answer 405 with an
- * Allow header, instead of Fastify's 404. Call it before the routes are registered and
- * call the returned function after, before the server starts listening.
- */
-export function methodNotAllowedFor(fastify: FastifyInstance, prefix: string): () => void {
-  const methodsByUrl = new Map<string, Set<string>>();
-  fastify.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(prefix)) return;
-    const methods = methodsByUrl.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByUrl.set(route.url, methods);
-  });
-  return () => {
-    const routes = [...methodsByUrl];
-    methodsByUrl.clear();
-    for (const [url, served] of routes) {
-      if (served.has('GET')) served.add('HEAD');
-      const allow = METHODS.filter((method) => served.has(method)).join(', ');
-      const others = METHODS.filter((method) => !served.has(method));
-      fastify.route({
-        method: others,
-        url,
-        handler: () => {
-          throw new ApiException(ErrorCode.MethodNotAllowed, 405, `Method not allowed; ${url} allows ${allow}`, { allow });
-        },
-      });
-    }
-  };
 }

@@ -1,5 +1,5 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -68,15 +68,22 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, docsPref
 }
 
 /**
- * CORS for browser clients of the listed origins ('*' for any). Keys travel in the
- * Authorization header, never in cookies, so credentials are not allowed.
+ * CORS for browser clients of the listed origins ('*' for any), allowing the methods the API's
+ * routes serve (`allowedMethods`, read once the routes exist). Keys travel in the Authorization
+ * header, never in cookies, so credentials are not allowed.
  */
-export function corsOptions(origins: readonly string[]): Parameters<NestFastifyApplication['enableCors']>[0] {
+export function corsOptions(origins: readonly string[], allowedMethods: () => readonly string[]): FastifyCorsOptions {
+  let options: FastifyCorsOptions | undefined;
   return {
-    origin: origins.includes('*') ? '*' : [...origins],
-    methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
-    maxAge: 600,
+    delegator: (_request, callback) => {
+      options ??= {
+        origin: origins.includes('*') ? '*' : [...origins],
+        methods: [...allowedMethods()],
+        allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+        exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+        maxAge: 600,
+      };
+      callback(null, options);
+    },
   };
 }
