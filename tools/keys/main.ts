@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import {
-  type ApiKeyRecord,
-  type ApiKeyRef,
   ApiKeys,
   keyAdminSocketPath,
   type KeyCommand,
@@ -13,6 +11,7 @@ import {
   sendKeyCommand,
 } from '@petstore/auth';
 import { InvalidConfigError, loadDatabaseConfig } from '@petstore/core';
+import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
 import { Database, DataDirInUseError, TypeOrmApiKeyRepository } from '@petstore/persistence';
 import { parseArgs } from 'node:util';
 

@@ -4,7 +4,6 @@ export * from './lib/auth.module';
 export * from './lib/bearer-auth.hook';
 export * from './lib/bearer.strategy';
 export * from './lib/dev-api-key';
-export * from './lib/keys/api-key';
 export * from './lib/keys/api-key-secret';
 export * from './lib/keys/api-keys';
 export * from './lib/keys/key-admin';

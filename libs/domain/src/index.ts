@@ -7,3 +7,4 @@ export * from './lib/pet-name';
 export * from './lib/pet-page';
 export * from './lib/pet-status';
 export * from './lib/pet.repository';
+export * from './lib/api-key.repository';

@@ -3,7 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import { ApiKeyStore } from './api-key.store';
 import { BearerAuthHook, PROTECTED_PREFIX } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
-import { ApiKeyRepository } from './keys/api-key';
+import { ApiKeyRepository } from '@petstore/domain';
 import { ApiKeys } from './keys/api-keys';
 import { KEY_ADMIN_SOCKET_PATH, KeyAdminSocket } from './keys/key-admin';
 import { type RateLimitOptions, RateLimits } from './rate-limit/rate-limits';

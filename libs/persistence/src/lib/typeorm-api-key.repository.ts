@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/auth';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import { parseInt64 } from '@petstore/domain';
 import { Database, type Statement } from './database';
 

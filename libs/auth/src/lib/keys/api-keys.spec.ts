@@ -1,5 +1,5 @@
-import type { ApiKeyRecord, ApiKeyRef, StoredApiKey } from './api-key';
-import { ApiKeyRepository } from './api-key';
+import type { ApiKeyRecord, ApiKeyRef, StoredApiKey } from '@petstore/domain';
+import { ApiKeyRepository } from '@petstore/domain';
 import { ApiKeys, InvalidKeyNameError, KEY_CACHE_TTL_MS, LAST_USED_PRECISION_MS } from './api-keys';
 
 /** An in-memory key store that counts how often it is asked for a key. */

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { timingSafeEqual } from 'node:crypto';
 import { keyLookupsCounter } from '../auth-metrics';
 import type { Principal } from '../principal';
-import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from './api-key';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
 
 /**

@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ApiKeyRecord, ApiKeyRef } from './api-key';
+import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
 import { ApiKeys, InvalidKeyNameError } from './api-keys';
 
 /** What an operator asks of the key store: the same commands for the CLI and the admin socket. */

@@ -1,6 +1,6 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
+import { DomainError, type DomainErrorKind } from '@petstore/domain';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
 import { ErrorCode } from './error-code';
@@ -42,6 +42,12 @@ export function errorResponseFor(status: number, message = STATUS_CODES[status] 
   return respond(status, errorCodeFor(status), message);
 }
 
+/** How each kind of domain error is answered; the error itself brings its code and message. */
+const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; headers?: Record<string, string> }>> = {
+  'not-found': { status: 404 },
+  unavailable: { status: 503, headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) } },
+};
+
 /** Errors Fastify raises before a handler runs, keyed by their `code`. */
 const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
@@ -63,13 +69,9 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiException) {
     return respond(exception.getStatus(), exception.code, exception.message, exception.headers);
   }
-  if (exception instanceof PetNotFoundError) {
-    return respond(404, ErrorCode.PetNotFound, exception.message);
-  }
-  if (exception instanceof StoreUnavailableError) {
-    return respond(503, ErrorCode.ServiceUnavailable, exception.message, {
-      'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS),
-    });
+  if (exception instanceof DomainError) {
+    const { status, headers } = DOMAIN_ERROR_ANSWERS[exception.kind];
+    return respond(status, exception.code as ErrorCode, exception.message, headers);
   }
   if (exception instanceof HttpException) {
     return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined);

@@ -1,5 +1,14 @@
-/** Base of every error the domain raises; adapters translate these to their own protocol. */
+/**
+ * What kind of failure a domain error is: the adapters translate the kind into their own
+ * protocol (HTTP: 404, 503…) without knowing each error.
+ */
+export type DomainErrorKind = 'not-found' | 'unavailable';
+
+/** Base of every error the domain raises: a stable machine-readable code and a kind. */
 export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  abstract readonly kind: DomainErrorKind;
+
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;

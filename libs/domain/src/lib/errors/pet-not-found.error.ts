@@ -1,6 +1,9 @@
 import { DomainError } from './domain.error';
 
 export class PetNotFoundError extends DomainError {
+  readonly code = 'PET_NOT_FOUND';
+  readonly kind = 'not-found';
+
   constructor(readonly petId: bigint) {
     super(`No pet with id ${petId}`);
   }

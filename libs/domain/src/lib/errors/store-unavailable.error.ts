@@ -2,6 +2,9 @@ import { DomainError } from './domain.error';
 
 /** The pet store cannot be reached right now; the request may succeed if retried later. */
 export class StoreUnavailableError extends DomainError {
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly kind = 'unavailable';
+
   constructor(options?: ErrorOptions) {
     super('The pet store is temporarily unavailable', options);
   }

@@ -19,7 +19,10 @@ export interface StoredApiKey extends ApiKeyRecord {
 /** How an operator names a key: its id (decimal digits) or its public prefix. */
 export type ApiKeyRef = { readonly id: string } | { readonly prefix: string };
 
-/** The store of issued API keys: a port, bound to a database adapter by the application. */
+/**
+ * The store of issued API keys: a port, bound to a database adapter by the application. It lives
+ * in the domain so that both auth (which uses it) and persistence (which implements it) may depend on it.
+ */
 export abstract class ApiKeyRepository {
   /** Stores a new key; undefined when the prefix is already taken. */
   abstract insert(key: { name: string; prefix: string; secretSha256: Buffer }): Promise<ApiKeyRecord | undefined>;
