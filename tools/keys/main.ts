@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import {
-  ApiKeys,
+  IssuedKeys,
   keyAdminSocketPath,
   type KeyCommand,
   KeyCommandError,
@@ -64,7 +64,7 @@ async function execute(command: KeyCommand): Promise<KeyCommandResult> {
   const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
   await database.onModuleInit();
   try {
-    return await runKeyCommand(new ApiKeys(new TypeOrmApiKeyRepository(database)), command);
+    return await runKeyCommand(new IssuedKeys(new TypeOrmApiKeyRepository(database)), command);
   } finally {
     await database.onApplicationShutdown();
   }

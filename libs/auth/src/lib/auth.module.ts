@@ -1,10 +1,10 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { ApiKeyStore } from './api-key.store';
+import { BootstrapKeys } from './bootstrap-keys';
 import { BearerAuthHook, PROTECTED_PREFIX } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
 import { ApiKeyRepository } from '@petstore/domain';
-import { ApiKeys } from './keys/api-keys';
+import { IssuedKeys } from './keys/issued-keys';
 import { KEY_ADMIN_SOCKET_PATH, KeyAdminSocket } from './keys/key-admin';
 import { type RateLimitOptions, RateLimits } from './rate-limit/rate-limits';
 
@@ -30,9 +30,9 @@ export class AuthModule {
       module: AuthModule,
       imports: [PassportModule, ...(options.imports ?? [])],
       providers: [
-        { provide: ApiKeyStore, useValue: new ApiKeyStore(options.apiKeys) },
+        { provide: BootstrapKeys, useValue: new BootstrapKeys(options.apiKeys) },
         { provide: ApiKeyRepository, useExisting: options.keyRepository },
-        { provide: ApiKeys, useFactory: (repository: ApiKeyRepository) => new ApiKeys(repository), inject: [ApiKeyRepository] },
+        { provide: IssuedKeys, useFactory: (repository: ApiKeyRepository) => new IssuedKeys(repository), inject: [ApiKeyRepository] },
         { provide: RateLimits, useValue: new RateLimits(options.rateLimits) },
         { provide: PROTECTED_PREFIX, useValue: options.protectedPrefix },
         { provide: KEY_ADMIN_SOCKET_PATH, useValue: options.adminSocketPath },
@@ -40,7 +40,7 @@ export class AuthModule {
         BearerStrategy,
         BearerAuthHook,
       ],
-      exports: [ApiKeys],
+      exports: [IssuedKeys],
     };
   }
 }

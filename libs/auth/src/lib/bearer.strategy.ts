@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import { ApiKeyStore } from './api-key.store';
-import { ApiKeys } from './keys/api-keys';
+import { BootstrapKeys } from './bootstrap-keys';
+import { IssuedKeys } from './keys/issued-keys';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limit/rate-limits';
 
@@ -22,8 +22,8 @@ export interface AuthenticationRequest {
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(
-    private readonly bootstrapKeys: ApiKeyStore,
-    private readonly issuedKeys: ApiKeys,
+    private readonly bootstrapKeys: BootstrapKeys,
+    private readonly issuedKeys: IssuedKeys,
     private readonly limits: RateLimits,
   ) {
     super({ realm: AUTH_REALM, passReqToCallback: true });

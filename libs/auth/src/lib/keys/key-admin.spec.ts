@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiKeys } from './api-keys';
+import { IssuedKeys } from './issued-keys';
 import { KeyAdminSocket, KeyCommandError, parseKeyCommand, sendKeyCommand } from './key-admin';
 
 describe('parseKeyCommand', () => {
@@ -30,7 +30,7 @@ describe('KeyAdminSocket', () => {
   const dir = mkdtempSync(join(tmpdir(), 'key-admin-'));
   const path = join(dir, 'admin.sock');
   const keys = { list: jest.fn(), create: jest.fn(), revoke: jest.fn() };
-  const socket = new KeyAdminSocket(path, keys as unknown as ApiKeys);
+  const socket = new KeyAdminSocket(path, keys as unknown as IssuedKeys);
 
   beforeAll(() => socket.onApplicationBootstrap());
   afterAll(async () => {
@@ -66,7 +66,7 @@ describe('KeyAdminSocket', () => {
 
 describe('KeyAdminSocket where no socket can be made', () => {
   it('lets the service start without it', async () => {
-    const socket = new KeyAdminSocket(join('/nonexistent-dir', 'x'.repeat(120), 'admin.sock'), {} as ApiKeys);
+    const socket = new KeyAdminSocket(join('/nonexistent-dir', 'x'.repeat(120), 'admin.sock'), {} as IssuedKeys);
     await expect(socket.onApplicationBootstrap()).resolves.toBeUndefined();
     await expect(socket.onApplicationShutdown()).resolves.toBeUndefined();
   });

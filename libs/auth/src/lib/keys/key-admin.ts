@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
-import { ApiKeys, InvalidKeyNameError } from './api-keys';
+import { IssuedKeys, InvalidKeyNameError } from './issued-keys';
 
 /** What an operator asks of the key store: the same commands for the CLI and the admin socket. */
 export type KeyCommand = { readonly command: 'create'; readonly name: string } | { readonly command: 'list' } | { readonly command: 'revoke'; readonly ref: ApiKeyRef };
@@ -20,7 +20,7 @@ export class KeyCommandError extends Error {
   override name = 'KeyCommandError';
 }
 
-export async function runKeyCommand(keys: ApiKeys, command: KeyCommand): Promise<KeyCommandResult> {
+export async function runKeyCommand(keys: IssuedKeys, command: KeyCommand): Promise<KeyCommandResult> {
   switch (command.command) {
     case 'create':
       try {
@@ -57,7 +57,7 @@ export class KeyAdminSocket implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     @Inject(KEY_ADMIN_SOCKET_PATH) private readonly path: string | undefined,
-    private readonly keys: ApiKeys,
+    private readonly keys: IssuedKeys,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

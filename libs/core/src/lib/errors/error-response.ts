@@ -39,7 +39,7 @@ export function errorCodeFor(status: number): ErrorCode {
 
 /** The Error answer for a status, with Node's reason phrase as its message when none is given. */
 export function errorResponseFor(status: number, message = STATUS_CODES[status] ?? 'Error'): ErrorResponse {
-  return respond(status, errorCodeFor(status), message);
+  return errorAnswer(status, errorCodeFor(status), message);
 }
 
 /** How each kind of domain error is answered; the error itself brings its code and message. */
@@ -67,11 +67,11 @@ interface FastifyLikeError {
 /** Maps anything thrown while answering a request to the Error answer a client gets. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiException) {
-    return respond(exception.getStatus(), exception.code, exception.message, exception.headers);
+    return errorAnswer(exception.getStatus(), exception.code, exception.message, exception.headers);
   }
   if (exception instanceof DomainError) {
     const { status, headers } = DOMAIN_ERROR_ANSWERS[exception.kind];
-    return respond(status, exception.code as ErrorCode, exception.message, headers);
+    return errorAnswer(status, exception.code as ErrorCode, exception.message, headers);
   }
   if (exception instanceof HttpException) {
     return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined);
@@ -81,21 +81,21 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof Error && typeof status === 'number' && status >= 400 && status < 500) {
     return fromHttpException(exception, status, exception as FastifyLikeError);
   }
-  return respond(500, ErrorCode.InternalError, 'Internal server error');
+  return errorAnswer(500, ErrorCode.InternalError, 'Internal server error');
 }
 
 function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined): ErrorResponse {
-  if (status >= 500) return respond(status, ErrorCode.InternalError, 'Internal server error');
+  if (status >= 500) return errorAnswer(status, ErrorCode.InternalError, 'Internal server error');
   if (cause?.validation?.length) {
-    return respond(400, ErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
+    return errorAnswer(400, ErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
   }
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
-  if (known) return respond(status, known.code, known.message);
+  if (known) return errorAnswer(status, known.code, known.message);
   if (exception instanceof NotFoundException) {
     // Nest's not-found handler says "Cannot GET /path", which is what we want to tell.
-    return respond(404, ErrorCode.RouteNotFound, `${exception.message.replace(/^Cannot/, 'No route for')}`);
+    return errorAnswer(404, ErrorCode.RouteNotFound, `${exception.message.replace(/^Cannot/, 'No route for')}`);
   }
-  return respond(status, errorCodeFor(status), exception.message);
+  return errorAnswer(status, errorCodeFor(status), exception.message);
 }
 
 function validationMessage(
@@ -108,7 +108,8 @@ function validationMessage(
   return `${context}${field ? ` ${field}` : ''} ${error.message ?? 'is invalid'}`;
 }
 
-function respond(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
+/** An Error answer with its message bounded (messages may quote client input). */
+function errorAnswer(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };
 }

@@ -11,7 +11,7 @@ interface StoredKey {
  * The bootstrap keys from API_KEYS, held as SHA-256 digests. A presented token is hashed and compared
  * with every key in constant time, so response timing reveals nothing about the keys.
  */
-export class ApiKeyStore {
+export class BootstrapKeys {
   private readonly keys: readonly StoredKey[];
 
   constructor(keys: readonly string[]) {

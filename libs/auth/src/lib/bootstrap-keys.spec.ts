@@ -1,7 +1,7 @@
-import { ApiKeyStore } from './api-key.store';
+import { BootstrapKeys } from './bootstrap-keys';
 
-describe('ApiKeyStore.verify', () => {
-  const store = new ApiKeyStore(['first-key', 'second-key']);
+describe('BootstrapKeys.verify', () => {
+  const store = new BootstrapKeys(['first-key', 'second-key']);
 
   it('names a key by its position', () => {
     expect(store.verify('first-key')).toEqual({ keyId: 'env-1' });
@@ -21,7 +21,7 @@ describe('ApiKeyStore.verify', () => {
   });
 
   it('refuses every token when it holds no key', () => {
-    const empty = new ApiKeyStore([]);
+    const empty = new BootstrapKeys([]);
     expect(empty.verify('')).toBeUndefined();
     expect(empty.verify('first-key')).toBeUndefined();
   });

@@ -33,8 +33,8 @@ interface CachedLookup {
 
 /** Issues, lists, revokes and verifies the API keys kept in the database. */
 @Injectable()
-export class ApiKeys {
-  private readonly logger = new Logger(ApiKeys.name);
+export class IssuedKeys {
+  private readonly logger = new Logger(IssuedKeys.name);
   private readonly lookups = new Map<string, CachedLookup>();
   private readonly lastTouched = new Map<string, number>();
   private readonly seenValid = new LRUCache<string, true>({ max: REMEMBERED_VALID_PREFIXES });

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, ApiKeyRef, StoredApiKey } from '@petstore/domain';
 import { ApiKeyRepository } from '@petstore/domain';
-import { ApiKeys, InvalidKeyNameError, KEY_CACHE_TTL_MS, LAST_USED_PRECISION_MS } from './api-keys';
+import { IssuedKeys, InvalidKeyNameError, KEY_CACHE_TTL_MS, LAST_USED_PRECISION_MS } from './issued-keys';
 
 /** An in-memory key store that counts how often it is asked for a key. */
 class FakeRepository extends ApiKeyRepository {
@@ -36,15 +36,15 @@ class FakeRepository extends ApiKeyRepository {
   }
 }
 
-describe('ApiKeys', () => {
+describe('IssuedKeys', () => {
   let repository: FakeRepository;
   let now: number;
-  let keys: ApiKeys;
+  let keys: IssuedKeys;
 
   beforeEach(() => {
     repository = new FakeRepository();
     now = 1_000_000;
-    keys = new ApiKeys(repository, () => now);
+    keys = new IssuedKeys(repository, () => now);
   });
 
   it('accepts a key it created, naming it by its prefix', async () => {
@@ -155,11 +155,11 @@ describe('ApiKeys', () => {
   });
 });
 
-describe('ApiKeys.create when every prefix is taken', () => {
+describe('IssuedKeys.create when every prefix is taken', () => {
   it('gives up after a few attempts instead of looping', async () => {
     const repository = new FakeRepository();
     jest.spyOn(repository, 'insert').mockResolvedValue(undefined);
-    await expect(new ApiKeys(repository).create('ci')).rejects.toThrow('No free key prefix');
+    await expect(new IssuedKeys(repository).create('ci')).rejects.toThrow('No free key prefix');
     expect(repository.insert).toHaveBeenCalledTimes(3);
   });
 });
