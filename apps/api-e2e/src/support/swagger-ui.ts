@@ -153,10 +153,17 @@ export async function tryItOut(
   return shown;
 }
 
-/** Opens an operation unless it is open: after a reload, the one named in the address (#/pets/getPet) already is. */
+/**
+ * Opens an operation unless it is open. After a reload the page may still be opening the one
+ * named in the address (#/pets/getPet) while we look, so look again until its body shows.
+ */
 async function expand(operation: Locator): Promise<void> {
-  const open = (await operation.getAttribute('class'))?.split(' ').includes('is-open');
-  if (!open) await operation.locator('.opblock-summary').click();
+  const body = operation.locator('.opblock-body');
+  for (let attempt = 0; attempt < 10 && !(await body.isVisible()); attempt++) {
+    const open = (await operation.getAttribute('class'))?.split(' ').includes('is-open');
+    if (!open) await operation.locator('.opblock-summary').click();
+    await body.waitFor({ state: 'visible', timeout: 1000 }).catch(() => undefined);
+  }
 }
 
 async function readCall(operation: Locator, answer: Locator): Promise<ShownCall> {
