@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { MIGRATIONS } from './migrations';
-import { PetEntity } from './pet.entity';
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
 export type DatabaseLocation = { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string };
@@ -22,14 +21,15 @@ const POOL = {
 };
 
 /**
- * The DataSource of the service, for PostgreSQL and PGlite alike: same entities, same migrations
- * (also what TypeORM's migration tooling should be pointed at).
+ * The DataSource of the service, for PostgreSQL and PGlite alike: the connection and the same
+ * migrations. New migrations are written by hand (there is no entity to diff) and appended to MIGRATIONS.
  * PGlite (a WebAssembly PostgreSQL) is loaded only when it is used.
  */
 export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
-    entities: [PetEntity],
+    // No entities: migrations own the schema and the repositories run their own SQL.
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -79,13 +79,13 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * PGlite's files are private by the data directory's mode (0700) alone, as they come:
-   * PGlite (Emscripten's file system) chmods each file it creates to the mode asked for
-   * inside WebAssembly, 0666 for the template it copies into a new database and 0644 for
-   * what PostgreSQL writes through fopen, so neither the process's umask nor a mode of ours
-   * can reach them. They are made private here, once the database is open (the template is
-   * in place) and again once it is closed (files written at shutdown), so that they stay
-   * private even when the directory is copied or opened up.
+   * Takes group and others' permissions off PGlite's files. They cannot be created private:
+   * Emscripten's file system, under PGlite, chmods each file it creates to the mode asked for
+   * inside WebAssembly (0666 for the template copied into a new database, 0644 for what
+   * PostgreSQL writes through fopen), over the process's umask and any mode of ours. Until this
+   * runs, the data directory's 0700 keeps other users out; it runs once the database is open
+   * (the template in place) and once it is closed (files written at shutdown), so that the
+   * files stay private if the directory is later copied or opened up.
    */
   private makeEmbeddedFilesPrivate(): void {
     // Only while this process holds the directory: never under another process's database.
