@@ -75,8 +75,18 @@ export function corsOptions(origins: readonly string[]): Parameters<NestFastifyA
   return {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: [
+      'Location',
+      'Link',
+      'Deprecation',
+      'Sunset',
+      'Retry-After',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Idempotent-Replayed',
+      'X-Request-Id',
+    ],
     maxAge: 600,
   };
 }
