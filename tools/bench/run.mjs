@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
 import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
-import { formatReport, scaling, summarize } from './lib/report.mjs';
+import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -27,6 +27,8 @@ const CONFIG = {
   // repetitions find the process JIT-warm and its pool connections open.
   warmupSeconds: positiveInt('BENCH_WARMUP', SMOKE ? 0 : 1, { allowZero: true }),
   connections: [8, 64],
+  // BENCH_CASES=create,create-keyed runs only those cases (the others are skipped, not measured).
+  cases: process.env.BENCH_CASES ? new Set(process.env.BENCH_CASES.split(',')) : undefined,
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 };
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
@@ -45,8 +47,10 @@ const CASES = [
   // A page far from the start only means something on the largest table. A target that
   // answers 400 to `after` does not have keyset pages yet: skipped, not failed.
   { name: 'deep-page', largestOnly: true, optional: true, request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }) },
-  // Last: it grows the table.
+  // Last: they grow the table.
   { name: 'create', request: () => ({ kind: 'create', path: '/v1/pets' }) },
+  // Each request with an Idempotency-Key of its own: what a retry-safe create costs.
+  { name: 'create-keyed', wrkOnly: true, request: () => ({ kind: 'create-keyed', path: '/v1/pets' }) },
 ];
 
 function positiveInt(name, fallback, { allowZero = false } = {}) {
@@ -135,9 +139,11 @@ async function runCases(size, targets) {
   const rows = [];
   for (const kase of CASES) {
     if (kase.largestOnly && size !== CONFIG.sizes.at(-1)) continue;
+    if (CONFIG.cases && !CONFIG.cases.has(kase.name)) continue;
     const request = kase.request(size);
     const skipped = {};
     if (kase.optional) for (const t of targets) skipped[t.name] = await skipReason(t, request);
+    if (kase.wrkOnly && CONFIG.tool !== 'wrk') for (const t of targets) skipped[t.name] = 'needs wrk';
     for (const connections of CONFIG.connections) {
       const { service, baseline } = await measure(kase, request, connections, targets, skipped);
       const ratio = service.rps && baseline.rps ? service.rps / baseline.rps : null;
@@ -192,6 +198,8 @@ function smokeFailures(rows) {
 
 async function main() {
   const began = performance.now();
+  const unknown = [...(CONFIG.cases ?? [])].filter((name) => !CASES.some((kase) => kase.name === name));
+  if (unknown.length) throw new Error(`BENCH_CASES names unknown cases: ${unknown.join(', ')} (known: ${CASES.map((kase) => kase.name).join(', ')})`);
   CONFIG.tool = await ensureLoadTool(process.env.BENCH_TOOL);
   console.log(`Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`);
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
@@ -214,7 +222,9 @@ async function main() {
   const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
   mkdirSync(dirname(file), { recursive: true });
   const machine = { cpus: availableParallelism(), node: process.version };
-  writeFileSync(file, `${JSON.stringify({ stamp: STAMP, config: CONFIG, machine, elapsedS, rows, scaling: scalingRows, memory, startup, explain, serviceLog }, null, 2)}\n`);
+  const results = { stamp: STAMP, config: { ...CONFIG, cases: CONFIG.cases && [...CONFIG.cases] }, machine, elapsedS, rows, scaling: scalingRows };
+  Object.assign(results, { idempotencyCost: idempotencyCost(rows), memory, startup, explain, serviceLog });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${relative(ROOT, file)}`);
 
   if (!SMOKE) return 0;

@@ -63,7 +63,7 @@ describe('CORS', () => {
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, X-Request-Id');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id');
       expect(response.headers.get('access-control-allow-methods')).toMatch(/^GET, ?HEAD, ?POST$/);
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     });

@@ -27,7 +27,11 @@ export class AppModule {
           adminSocketPath: config.databaseUrl ? undefined : keyAdminSocketPath(config.dataDir),
           rateLimits: { perKeyPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, redisUrl: config.redisUrl },
         }),
-        PetsModule.register({ imports: [persistence], repository: TypeOrmPetRepository }),
+        PetsModule.register({
+          imports: [persistence],
+          repository: TypeOrmPetRepository,
+          idempotency: { lifetimeSeconds: config.idempotencyKeyLifetimeSeconds },
+        }),
       ],
       // /metrics on the API's port, unless it has a port of its own (main.ts).
       controllers: config.metrics.port === undefined ? [HealthController, MetricsController] : [HealthController],

@@ -1,6 +1,7 @@
 // The benchmark's ceiling: the petstore's three routes on raw Fastify 5 + pg, with the same
 // SQL, the same validation rules and schema-driven serialization, and nothing else (no Nest,
 // no logging, no request ids). Env: PORT, DATABASE_URL, API_KEY.
+import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -30,7 +31,34 @@ const SQL = {
     name: 'insert',
     text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
   },
+  // The service's idempotent create (TypeOrmPetRepository), statement for statement.
+  insertOnce: {
+    name: 'insert_once',
+    text: `
+      WITH claim AS (
+        SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 0)) AS free
+      ), allocated AS (
+        SELECT nextval('pets_id_seq') AS id FROM claim WHERE free
+      ), record AS (
+        INSERT INTO idempotency_records AS r (api_key_id, idempotency_key, request_sha256, pet_id, response_body, expires_at)
+        SELECT $1, $2, $3, id, jsonb_build_object('id', id, 'name', $5::text, 'categoryId', $6::bigint, 'status', $7::text),
+               now() + $4::integer * interval '1 second'
+        FROM allocated
+        ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
+          SET request_sha256 = excluded.request_sha256, pet_id = excluded.pet_id, response_body = excluded.response_body,
+              created_at = excluded.created_at, expires_at = excluded.expires_at
+          WHERE r.expires_at <= now()
+        RETURNING pet_id
+      ), pet AS (
+        INSERT INTO pets (id, name, category_id, status) OVERRIDING SYSTEM VALUE
+        SELECT pet_id, $5::text, $6::bigint, $7::text FROM record
+        RETURNING ${COLUMNS}
+      )
+      SELECT claim.free, pet.* FROM claim LEFT JOIN pet ON true`,
+  },
 };
+/** A day, the service's default lifetime of an idempotency record. */
+const IDEMPOTENCY_LIFETIME_SECONDS = 86400;
 
 const STATUSES = ['available', 'pending', 'sold'];
 const PET = {
@@ -55,6 +83,18 @@ const DEPRECATION_HEADERS = {
 };
 
 const app = Fastify({ logger: false });
+
+// Fastify's JSON parser, plus the raw body of a request with an Idempotency-Key (its fingerprint), as the service keeps it.
+app.removeContentTypeParser('application/json');
+app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  if (request.headers['idempotency-key'] !== undefined) request.rawBody = body;
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    error.statusCode = 400;
+    done(error, undefined);
+  }
+});
 
 app.addHook('onRequest', async (request, reply) => {
   const header = request.headers.authorization ?? '';
@@ -122,10 +162,24 @@ app.post('/v1/pets', {
   },
   handler: async (request, reply) => {
     const { name, categoryId, status = 'available' } = request.body;
+    const key = request.headers['idempotency-key'];
+    if (key !== undefined) return createOnce(reply, key, request.rawBody, [name, String(categoryId), status]);
     const [pet] = (await pool.query({ ...SQL.insert, values: [name, String(categoryId), status] })).rows;
     return reply.code(201).header('location', `/v1/pets/${pet.id}`).send(pet);
   },
 });
+
+/**
+ * A create with an Idempotency-Key, as the service makes it: the same statement, the SHA-256 of the
+ * raw body. The bench sends a new key every time, so a key already used (a replay) is only answered 409.
+ */
+async function createOnce(reply, key, rawBody, [name, categoryId, status]) {
+  const fingerprint = createHash('sha256').update(rawBody).digest();
+  const values = ['bench', key.replace(/^"(.*)"$/, '$1'), fingerprint, IDEMPOTENCY_LIFETIME_SECONDS, name, categoryId, status];
+  const [row] = (await pool.query({ ...SQL.insertOnce, values })).rows;
+  if (!row.id) return reply.code(409).header('retry-after', '1').send({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: 'Retry', status: 409 });
+  return reply.code(201).header('location', `/v1/pets/${row.id}`).send(row);
+}
 
 async function shutdown() {
   await app.close();

@@ -52,8 +52,33 @@ export function formatTable(rows) {
   return [head, sub, '-'.repeat(sub.length + 6), ...lines, ...notes.map((note) => `note: ${note}`)].join('\n');
 }
 
+/** For each size and connection count: createPet with a fresh Idempotency-Key beside createPet without one, on the service. */
+export function idempotencyCost(rows) {
+  return rows
+    .filter((row) => row.case === 'create' && !row.service.skipped)
+    .flatMap((plain) => {
+      const keyed = rows.find((row) => row.case === 'create-keyed' && row.size === plain.size && row.connections === plain.connections);
+      if (!keyed || keyed.service.skipped) return [];
+      const [a, b] = [plain.service, keyed.service];
+      return [{ size: plain.size, connections: plain.connections, plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms }];
+    });
+}
+
+function formatIdempotencyCost(costs) {
+  if (costs.length === 0) return [];
+  const out = ['createPet with an Idempotency-Key (a new key per request) beside createPet without, service only:'];
+  for (const c of costs) {
+    out.push(
+      `  ${sizeLabel(c.size).padEnd(4)} c${String(c.connections).padEnd(3)} ` +
+        `${Math.round(c.plain.rps).toLocaleString('en-US').padStart(7)} → ${Math.round(c.keyed.rps).toLocaleString('en-US').padStart(7)} req/s (× ${num(c.rpsRatio)}), ` +
+        `p99 ${num(c.plain.p99Ms)} → ${num(c.keyed.p99Ms)} ms (× ${num(c.p99Ratio)})`,
+    );
+  }
+  return [...out, ''];
+}
+
 export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes }) {
-  const out = ['', formatTable(rows), ''];
+  const out = ['', formatTable(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
   if (scalingRows.length) {
     out.push(`Ratio at ${sizeLabel(sizes.at(-1))} / ratio at ${sizeLabel(sizes[0])} (list cases; < 1 means the service loses ground on the larger table):`);
     for (const s of scalingRows) out.push(`  ${s.case.padEnd(15)} c${String(s.connections).padEnd(3)} ${num(s.atLarge)} / ${num(s.atSmall)} = ${num(s.change)}`);
