@@ -46,7 +46,12 @@ const CASES = [
   { name: 'get', request: (size) => ({ kind: 'get', path: '/v1/pets/1', maxId: size }) },
   // A page far from the start only means something on the largest table. A target that
   // answers 400 to `after` does not have keyset pages yet: skipped, not failed.
-  { name: 'deep-page', largestOnly: true, optional: true, request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }) },
+  {
+    name: 'deep-page',
+    largestOnly: true,
+    optional: true,
+    request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }),
+  },
   // Last: they grow the table.
   { name: 'create', request: () => ({ kind: 'create', path: '/v1/pets' }) },
   // Each request with an Idempotency-Key of its own: what a retry-safe create costs.
@@ -57,7 +62,8 @@ function positiveInt(name, fallback, { allowZero = false } = {}) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new Error(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}"`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    throw new Error(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}"`);
   return value;
 }
 
@@ -73,7 +79,10 @@ function cleanup() {
   })();
   return cleaning;
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
   process.once(signal, () => {
     console.error(`\n${signal}: cleaning up`);
     void cleanup().finally(() => process.exit(code));
@@ -84,10 +93,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 async function start(name, env) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const [main, targetEnv] =
-    name === 'service'
-      ? [SERVICE_MAIN, { ...SERVICE_ENV, ...env }]
-      : [BASELINE_MAIN, { API_KEY, ...env }];
+  const [main, targetEnv] = name === 'service' ? [SERVICE_MAIN, { ...SERVICE_ENV, ...env }] : [BASELINE_MAIN, { API_KEY, ...env }];
   const since = performance.now();
   const child = spawnTracked(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv } });
   const startMs = await waitFor200(`${url}/v1/pets?limit=1`, { headers: AUTH, child, since });
@@ -149,7 +155,9 @@ async function runCases(size, targets) {
       const ratio = service.rps && baseline.rps ? service.rps / baseline.rps : null;
       rows.push({ size, case: kase.name, list: Boolean(kase.list), connections, service, baseline, ratio });
       const rps = (r) => (r.skipped ? 'skipped' : `${Math.round(r.rps)} req/s, ${r.errors} errors`);
-      console.log(`  ${String(size).padStart(7)} ${kase.name.padEnd(15)} c${String(connections).padEnd(3)} service ${rps(service)} | baseline ${rps(baseline)}`);
+      console.log(
+        `  ${String(size).padStart(7)} ${kase.name.padEnd(15)} c${String(connections).padEnd(3)} service ${rps(service)} | baseline ${rps(baseline)}`,
+      );
     }
   }
   return rows;
@@ -199,9 +207,12 @@ function smokeFailures(rows) {
 async function main() {
   const began = performance.now();
   const unknown = [...(CONFIG.cases ?? [])].filter((name) => !CASES.some((kase) => kase.name === name));
-  if (unknown.length) throw new Error(`BENCH_CASES names unknown cases: ${unknown.join(', ')} (known: ${CASES.map((kase) => kase.name).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`BENCH_CASES names unknown cases: ${unknown.join(', ')} (known: ${CASES.map((kase) => kase.name).join(', ')})`);
   CONFIG.tool = await ensureLoadTool(process.env.BENCH_TOOL);
-  console.log(`Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`);
+  console.log(
+    `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`,
+  );
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
 
   await createDatabase(CONFIG.adminUrl, DATABASE);
@@ -222,7 +233,14 @@ async function main() {
   const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
   mkdirSync(dirname(file), { recursive: true });
   const machine = { cpus: availableParallelism(), node: process.version };
-  const results = { stamp: STAMP, config: { ...CONFIG, cases: CONFIG.cases && [...CONFIG.cases] }, machine, elapsedS, rows, scaling: scalingRows };
+  const results = {
+    stamp: STAMP,
+    config: { ...CONFIG, cases: CONFIG.cases && [...CONFIG.cases] },
+    machine,
+    elapsedS,
+    rows,
+    scaling: scalingRows,
+  };
   Object.assign(results, { idempotencyCost: idempotencyCost(rows), memory, startup, explain, serviceLog });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${relative(ROOT, file)}`);

@@ -33,7 +33,11 @@ class UsageError extends Error {
 }
 
 function parseCommand(argv: string[]): KeyCommand {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   const [verb, ...rest] = positionals;
   if (values.help) throw new UsageError(true);
   if (verb === 'create' && rest.length === 0 && values.name !== undefined) return { command: 'create', name: values.name };
@@ -93,7 +97,15 @@ function formatTable(keys: readonly ApiKeyRecord[]): string {
     ...keys.map((key) => [key.id, key.name, key.prefix, timestamp(key.createdAt), timestamp(key.lastUsedAt), timestamp(key.revokedAt)]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()}\n`).join('');
+  return rows
+    .map(
+      (row) =>
+        `${row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }
 
 /** Dates arrive as Date from the database and as ISO strings through the admin socket. */

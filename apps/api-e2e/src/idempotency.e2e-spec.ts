@@ -43,7 +43,7 @@ async function marker(server = baseUrl()): Promise<bigint> {
 /** The pets called `name` among those created after `after`, paging through the list. */
 async function petsNamed(name: string, after: bigint, server = baseUrl()): Promise<bigint[]> {
   const found: bigint[] = [];
-  for (let cursor = after; ; ) {
+  for (let cursor = after; ;) {
     const response = await fetch(`${server}/v1/pets?limit=100&after=${cursor}`, { headers: AUTH });
     const page = [...(await response.text()).matchAll(/\{"id":(\d+),"name":("(?:[^"\\]|\\.)*")/g)];
     found.push(...page.filter(([, , json]) => JSON.parse(json) === name).map(([, id]) => BigInt(id)));
@@ -124,7 +124,8 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
     const after = await marker();
     const key = newKey();
     const body = `{"name":"${uniqueName('Reused')}","categoryId":1}`;
-    const send = (text: string) => call('POST', '/v1/pets', { body: text, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+    const send = (text: string) =>
+      call('POST', '/v1/pets', { body: text, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
     const first = await send(body);
     expectCreated(first);
 
@@ -156,7 +157,10 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
     const name = uniqueName('Afresh');
     expectError(await createKeyed(key, { name, categoryId: 'one' }), 400, 'VALIDATION_FAILED');
     expectError(await createKeyed(key, `{"name":"${name}",`), 400, 'MALFORMED_JSON');
-    const wrongType = await call('POST', '/v1/pets', { body: `{"name":"${name}","categoryId":1}`, headers: { 'content-type': 'text/plain', 'idempotency-key': key } });
+    const wrongType = await call('POST', '/v1/pets', {
+      body: `{"name":"${name}","categoryId":1}`,
+      headers: { 'content-type': 'text/plain', 'idempotency-key': key },
+    });
     expectError(wrongType, 415, 'UNSUPPORTED_MEDIA_TYPE');
 
     const created = await createKeyed(key, { name, categoryId: 1 });
@@ -178,35 +182,38 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
     expect((await createKeyed(key, pet)).headers.get('idempotent-replayed')).toBe('true');
   });
 
-  itOnPostgres('answers 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After while a create with the key is under way, then replays it', async () => {
-    const key = newKey();
-    const pet = { name: uniqueName('Busy'), categoryId: 4 };
-    // The test's own transaction writes a record for the key and keeps it open: the first create
-    // claims the key and waits on that row (PostgreSQL's unique check), in progress for certain.
-    await withDatabase(async (client) => {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO idempotency_records (api_key_id, idempotency_key, request_sha256, pet_id, response_body, expires_at)
+  itOnPostgres(
+    'answers 409 IDEMPOTENCY_KEY_IN_PROGRESS with Retry-After while a create with the key is under way, then replays it',
+    async () => {
+      const key = newKey();
+      const pet = { name: uniqueName('Busy'), categoryId: 4 };
+      // The test's own transaction writes a record for the key and keeps it open: the first create
+      // claims the key and waits on that row (PostgreSQL's unique check), in progress for certain.
+      await withDatabase(async (client) => {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO idempotency_records (api_key_id, idempotency_key, request_sha256, pet_id, response_body, expires_at)
          VALUES ('env-1', $1, $2, 0, '{}', now() + interval '1 hour')`,
-        [key, createHash('sha256').update('another request').digest()],
-      );
-      const first = createKeyed(key, pet);
-      await sleep(300);
-      const second = createKeyed(key, pet);
-      await sleep(300);
-      // Before the service's 1.5 s query time-out: the waiting create then goes on, and succeeds.
-      await client.query('ROLLBACK');
-      const answers = await Promise.all([first, second]);
+          [key, createHash('sha256').update('another request').digest()],
+        );
+        const first = createKeyed(key, pet);
+        await sleep(300);
+        const second = createKeyed(key, pet);
+        await sleep(300);
+        // Before the service's 1.5 s query time-out: the waiting create then goes on, and succeeds.
+        await client.query('ROLLBACK');
+        const answers = await Promise.all([first, second]);
 
-      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
-      const busy = answers.find((answer) => answer.status === 409)!;
-      expectError(busy, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      expect(busy.headers.get('retry-after')).toBe('1');
-      const created = answers.find((answer) => answer.status === 201)!;
-      expectCreated(created);
-      expectReplayOf(created, await createKeyed(key, pet));
-    });
-  });
+        expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+        const busy = answers.find((answer) => answer.status === 409)!;
+        expectError(busy, 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+        expect(busy.headers.get('retry-after')).toBe('1');
+        const created = answers.find((answer) => answer.status === 201)!;
+        expectCreated(created);
+        expectReplayOf(created, await createKeyed(key, pet));
+      });
+    },
+  );
 
   describe('on a server of its own', () => {
     let server: RunningServer | undefined;
@@ -258,11 +265,18 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       const env = databaseEnv(target);
       server = await startServer(env);
       const after = await marker(server.url);
-      const creates = Array.from({ length: 40 }, () => ({ key: newKey(), body: JSON.stringify({ name: uniqueName('Killed'), categoryId: 9 }) }));
+      const creates = Array.from({ length: 40 }, () => ({
+        key: newKey(),
+        body: JSON.stringify({ name: uniqueName('Killed'), categoryId: 9 }),
+      }));
       const url = server.url;
 
       const inFlight = creates.map(({ key, body }) =>
-        fetch(`${url}/v1/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'idempotency-key': key }, body }).then(
+        fetch(`${url}/v1/pets`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json', 'idempotency-key': key },
+          body,
+        }).then(
           (response) => response.status,
           () => 'lost' as const,
         ),
@@ -296,7 +310,9 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       const key = newKey();
       const body = JSON.stringify({ name: uniqueName('TwoInstances'), categoryId: 10 });
 
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => post(instances[index % 2], body, { 'idempotency-key': key })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => post(instances[index % 2], body, { 'idempotency-key': key })),
+      );
 
       expectBurstAnswers(answers);
       const ids = await petsNamed(JSON.parse(body).name, after);

@@ -17,7 +17,12 @@ async function scrape(url = `${baseUrl()}/metrics`, headers: Record<string, stri
 describe('GET /metrics', () => {
   it("exposes prom-client's process and runtime metrics", async () => {
     const metrics = await scrape();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       expect(metrics[name]?.data.length).toBeGreaterThan(0);
     }
   });
@@ -38,7 +43,9 @@ describe('GET /metrics', () => {
     );
     for (const labels of series) expect(Object.keys(labels).sort()).toEqual(['method', 'route', 'status_class']);
     expect(JSON.stringify(series)).not.toMatch(/987654321|\/42|e2e-test-key/);
-    const pets = (histogram.data as PromHistogramData[]).find((sample) => sample.labels.route === '/v1/pets' && sample.labels.status_class === '2xx');
+    const pets = (histogram.data as PromHistogramData[]).find(
+      (sample) => sample.labels.route === '/v1/pets' && sample.labels.status_class === '2xx',
+    );
     expect(pets?.count).toBeGreaterThan(0);
   });
 
@@ -82,7 +89,10 @@ describe('/metrics for the platform only', () => {
   it('names the key in the access log line, never its secret', async () => {
     await fetch(`${server.url}/v1/pets?limit=1`, { headers: AUTH });
     await new Promise((done) => setTimeout(done, 200));
-    const line = server.output().split('\n').find((text) => text.includes('/v1/pets?limit=1'));
+    const line = server
+      .output()
+      .split('\n')
+      .find((text) => text.includes('/v1/pets?limit=1'));
     expect(server.output()).toMatch(/key: "env-1"/);
     expect(line ?? '').not.toContain(TEST_API_KEY);
   });

@@ -59,7 +59,11 @@ describe('CORS', () => {
     it('answers a preflight from a listed origin before authentication', async () => {
       const response = await fetch(`${server.url}/v1/pets`, {
         method: 'OPTIONS',
-        headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);

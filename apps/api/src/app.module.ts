@@ -25,7 +25,11 @@ export class AppModule {
           keyRepository: TypeOrmApiKeyRepository,
           // Only this process may open the embedded database, so the key CLI goes through it.
           adminSocketPath: config.databaseUrl ? undefined : keyAdminSocketPath(config.dataDir),
-          rateLimits: { perKeyPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, redisUrl: config.redisUrl },
+          rateLimits: {
+            perKeyPerMinute: config.rateLimitPerMinute,
+            authFailuresPerMinute: config.authFailuresPerMinute,
+            redisUrl: config.redisUrl,
+          },
         }),
         PetsModule.register({
           imports: [persistence],

@@ -100,7 +100,10 @@ app.addHook('onRequest', async (request, reply) => {
   const header = request.headers.authorization ?? '';
   // A plain comparison: the ceiling should not pay for the service's constant-time digest check.
   if (!header.startsWith('Bearer ') || header.slice(7) !== API_KEY) {
-    return reply.code(401).header('www-authenticate', 'Bearer realm="petstore"').send({ code: 'UNAUTHORIZED', message: 'Invalid API key', status: 401 });
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="petstore"')
+      .send({ code: 'UNAUTHORIZED', message: 'Invalid API key', status: 401 });
   }
 });
 
@@ -120,8 +123,12 @@ app.get('/v1/pets', {
     const { limit, status, after } = request.query;
     const query =
       after === undefined
-        ? status ? { ...SQL.listByStatus, values: [status, limit] } : { ...SQL.list, values: [limit] }
-        : status ? { ...SQL.listAfterByStatus, values: [after, status, limit] } : { ...SQL.listAfter, values: [after, limit] };
+        ? status
+          ? { ...SQL.listByStatus, values: [status, limit] }
+          : { ...SQL.list, values: [limit] }
+        : status
+          ? { ...SQL.listAfterByStatus, values: [after, status, limit] }
+          : { ...SQL.listAfter, values: [after, limit] };
     const { rows } = await pool.query(query);
     // The service links a full page to the next one (RFC 8288): the same work here, to be fair.
     if (rows.length === limit) {
@@ -177,7 +184,8 @@ async function createOnce(reply, key, rawBody, [name, categoryId, status]) {
   const fingerprint = createHash('sha256').update(rawBody).digest();
   const values = ['bench', key.replace(/^"(.*)"$/, '$1'), fingerprint, IDEMPOTENCY_LIFETIME_SECONDS, name, categoryId, status];
   const [row] = (await pool.query({ ...SQL.insertOnce, values })).rows;
-  if (!row.id) return reply.code(409).header('retry-after', '1').send({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: 'Retry', status: 409 });
+  if (!row.id)
+    return reply.code(409).header('retry-after', '1').send({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: 'Retry', status: 409 });
   return reply.code(201).header('location', `/v1/pets/${row.id}`).send(row);
 }
 

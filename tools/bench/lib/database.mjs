@@ -84,7 +84,11 @@ export async function explainLists(url) {
       if (plan.prepare) await client.query(`PREPARE ${plan.prepare}`);
       const target = plan.prepare ? `EXECUTE ${plan.execute}` : plan.sql;
       const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${target}`);
-      explained.push({ name: plan.name, sql: plan.prepare ? `PREPARE ${plan.prepare}; EXECUTE ${plan.execute}` : plan.sql, plan: rows.map((row) => row['QUERY PLAN']).join('\n') });
+      explained.push({
+        name: plan.name,
+        sql: plan.prepare ? `PREPARE ${plan.prepare}; EXECUTE ${plan.execute}` : plan.sql,
+        plan: rows.map((row) => row['QUERY PLAN']).join('\n'),
+      });
     }
     return explained;
   });

@@ -38,7 +38,12 @@ const mib = (kib) => (kib ? `${(kib / 1024).toFixed(0)} MiB` : '-');
 
 function side(result) {
   if (result.skipped) return `${`skipped: ${result.skipped}`.padStart(33)}`;
-  return [Math.round(result.rps).toLocaleString('en-US').padStart(9), num(result.p50Ms).padStart(7), num(result.p99Ms).padStart(7), String(result.errors).padStart(6)].join(' ');
+  return [
+    Math.round(result.rps).toLocaleString('en-US').padStart(9),
+    num(result.p50Ms).padStart(7),
+    num(result.p99Ms).padStart(7),
+    String(result.errors).padStart(6),
+  ].join(' ');
 }
 
 export function formatTable(rows) {
@@ -48,7 +53,9 @@ export function formatTable(rows) {
     (row) =>
       `${sizeLabel(row.size).padEnd(5)} ${row.case.padEnd(15)} ${String(row.connections).padStart(5)} | ${side(row.service)} | ${side(row.baseline)} | ${num(row.ratio).padStart(5)}`,
   );
-  const notes = [...new Set(rows.flatMap((row) => [row.service, row.baseline].flatMap((r) => r.runs?.map((run) => run.note) ?? [])).filter(Boolean))];
+  const notes = [
+    ...new Set(rows.flatMap((row) => [row.service, row.baseline].flatMap((r) => r.runs?.map((run) => run.note) ?? [])).filter(Boolean)),
+  ];
   return [head, sub, '-'.repeat(sub.length + 6), ...lines, ...notes.map((note) => `note: ${note}`)].join('\n');
 }
 
@@ -60,7 +67,9 @@ export function idempotencyCost(rows) {
       const keyed = rows.find((row) => row.case === 'create-keyed' && row.size === plain.size && row.connections === plain.connections);
       if (!keyed || keyed.service.skipped) return [];
       const [a, b] = [plain.service, keyed.service];
-      return [{ size: plain.size, connections: plain.connections, plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms }];
+      return [
+        { size: plain.size, connections: plain.connections, plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms },
+      ];
     });
 }
 
@@ -80,19 +89,29 @@ function formatIdempotencyCost(costs) {
 export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes }) {
   const out = ['', formatTable(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
   if (scalingRows.length) {
-    out.push(`Ratio at ${sizeLabel(sizes.at(-1))} / ratio at ${sizeLabel(sizes[0])} (list cases; < 1 means the service loses ground on the larger table):`);
-    for (const s of scalingRows) out.push(`  ${s.case.padEnd(15)} c${String(s.connections).padEnd(3)} ${num(s.atLarge)} / ${num(s.atSmall)} = ${num(s.change)}`);
+    out.push(
+      `Ratio at ${sizeLabel(sizes.at(-1))} / ratio at ${sizeLabel(sizes[0])} (list cases; < 1 means the service loses ground on the larger table):`,
+    );
+    for (const s of scalingRows)
+      out.push(`  ${s.case.padEnd(15)} c${String(s.connections).padEnd(3)} ${num(s.atLarge)} / ${num(s.atSmall)} = ${num(s.change)}`);
     out.push('');
   }
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
-  for (const m of memory) out.push(`  ${sizeLabel(m.size).padEnd(4)} service ${mib(m.service.idleKiB)} / ${mib(m.service.peakKiB)}    baseline ${mib(m.baseline.idleKiB)} / ${mib(m.baseline.peakKiB)}`);
+  for (const m of memory)
+    out.push(
+      `  ${sizeLabel(m.size).padEnd(4)} service ${mib(m.service.idleKiB)} / ${mib(m.service.peakKiB)}    baseline ${mib(m.baseline.idleKiB)} / ${mib(m.baseline.peakKiB)}`,
+    );
   out.push('', 'Start-up, spawn to the first 200 on /v1/pets:');
   for (const s of startup) out.push(`  ${s.what.padEnd(52)} ${num(s.ms, 0).padStart(6)} ms`);
   for (const log of serviceLog) {
-    out.push('', `Service log at ${sizeLabel(log.size)} (LOG_LEVEL=warn; last ${Math.min(log.lines.length, 10)} of ${log.lines.length} lines kept):`);
+    out.push(
+      '',
+      `Service log at ${sizeLabel(log.size)} (LOG_LEVEL=warn; last ${Math.min(log.lines.length, 10)} of ${log.lines.length} lines kept):`,
+    );
     out.push(...log.lines.slice(-10).map((line) => `  ${line.slice(0, 300)}`));
   }
-  for (const e of explain) out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
+  for (const e of explain)
+    out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
   out.push('', `Elapsed: ${elapsedS.toFixed(0)} s`);
   return out.join('\n');
 }

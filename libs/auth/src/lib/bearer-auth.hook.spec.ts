@@ -55,7 +55,8 @@ async function appWithAuth(): Promise<FastifyInstance> {
 
 describe('BearerAuthHook', () => {
   let fastify: FastifyInstance;
-  const get = (authorization?: string, url = '/v1/things') => fastify.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+  const get = (authorization?: string, url = '/v1/things') =>
+    fastify.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
 
   beforeEach(async () => {
     fastify = await appWithAuth();

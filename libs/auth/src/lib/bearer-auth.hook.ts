@@ -14,8 +14,7 @@ export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 
 type FailureReason = 'missing' | 'malformed' | 'invalid';
 
-const challenge = (error?: 'invalid_request' | 'invalid_token') =>
-  `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
+const challenge = (error?: 'invalid_request' | 'invalid_token') => `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
 
 const UNAUTHORIZED: Record<FailureReason, { message: string; challenge: string }> = {
   missing: { message: 'Missing bearer token in the Authorization header', challenge: challenge() },
@@ -35,7 +34,10 @@ function unauthorized(reason: FailureReason, quota: Quota): ApiException {
 function rateLimited(quota: Quota): ApiException {
   rateLimitedCounter.inc({ policy: quota.policy });
   const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
-  return new ApiException(ErrorCode.RateLimited, 429, message, { 'retry-after': String(Math.max(quota.resetSeconds, 1)), ...rateLimitHeaders(quota) });
+  return new ApiException(ErrorCode.RateLimited, 429, message, {
+    'retry-after': String(Math.max(quota.resetSeconds, 1)),
+    ...rateLimitHeaders(quota),
+  });
 }
 
 /**

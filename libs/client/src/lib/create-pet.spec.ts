@@ -103,7 +103,9 @@ describe('createPet', () => {
   it('says the service could not be reached when every attempt failed on the network, keeping the cause', async () => {
     const cause = new TypeError('fetch failed');
     const { petstore, options } = serviceAnswering(cause, cause);
-    const failure = (await createPet(petstore, NEW_PET, { ...options, maxAttempts: 2 }).catch((caught: unknown) => caught)) as CreatePetError;
+    const failure = (await createPet(petstore, NEW_PET, { ...options, maxAttempts: 2 }).catch(
+      (caught: unknown) => caught,
+    )) as CreatePetError;
     expect(failure.status).toBeUndefined();
     expect(failure.message).toBe('createPet: the service could not be reached');
     expect(failure.cause).toBe(cause);
@@ -120,7 +122,8 @@ describe('createPet', () => {
 
 describe('retryDelayMs', () => {
   it('draws from 0 up to base × 2^(attempt − 1), capped at maxDelayMs', () => {
-    const delay = (attempt: number, random: number) => retryDelayMs(attempt, undefined, { baseDelayMs: 100, maxDelayMs: 1000, random: () => random });
+    const delay = (attempt: number, random: number) =>
+      retryDelayMs(attempt, undefined, { baseDelayMs: 100, maxDelayMs: 1000, random: () => random });
     expect([1, 2, 3, 4, 5, 10].map((attempt) => delay(attempt, 0.999))).toEqual([99, 199, 399, 799, 999, 999]);
     expect(delay(3, 0)).toBe(0);
   });

@@ -69,15 +69,26 @@ export async function createPet(client: Client<paths>, newPet: NewPet, options: 
 async function attemptCreate(client: Client<paths>, newPet: NewPet, key: string, signal: AbortSignal | undefined): Promise<Attempt> {
   try {
     // The draft's form of the key: a structured-field string. A UUID needs no escaping.
-    const { data, error, response } = await client.POST('/pets', { body: newPet, params: { header: { 'Idempotency-Key': `"${key}"` } }, signal });
+    const { data, error, response } = await client.POST('/pets', {
+      body: newPet,
+      params: { header: { 'Idempotency-Key': `"${key}"` } },
+      signal,
+    });
     if (data) return { pet: data };
     const body = error as PetstoreError | undefined;
-    const failure = new CreatePetError(`createPet: ${response.status} ${body?.code ?? ''} ${body?.message ?? ''}`.trim(), response.status, body);
+    const failure = new CreatePetError(
+      `createPet: ${response.status} ${body?.code ?? ''} ${body?.message ?? ''}`.trim(),
+      response.status,
+      body,
+    );
     return { failure, retryable: RETRIED_STATUSES.has(response.status), retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
   } catch (error) {
     // The caller's abort is final; anything else thrown by fetch is the network (refused, reset, timed out).
     if (signal?.aborted) throw error;
-    return { failure: new CreatePetError('createPet: the service could not be reached', undefined, undefined, { cause: error }), retryable: true };
+    return {
+      failure: new CreatePetError('createPet: the service could not be reached', undefined, undefined, { cause: error }),
+      retryable: true,
+    };
   }
 }
 

@@ -24,7 +24,11 @@ export abstract class PetRepository {
    * record belongs to another request); one whose key is being stored right now is told so
    * at once, without waiting.
    */
-  abstract createOnce(request: IdempotentRequest, pet: NewPet & { readonly status: PetStatus }, lifetimeSeconds: number): Promise<CreateOnceResult>;
+  abstract createOnce(
+    request: IdempotentRequest,
+    pet: NewPet & { readonly status: PetStatus },
+    lifetimeSeconds: number,
+  ): Promise<CreateOnceResult>;
 
   /** Deletes at most `limit` expired records of idempotent requests (never their pets); returns how many. */
   abstract deleteExpiredIdempotencyRecords(limit: number): Promise<number>;

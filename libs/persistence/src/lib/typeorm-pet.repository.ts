@@ -117,7 +117,11 @@ export class TypeOrmPetRepository extends PetRepository {
   }
 
   /** One statement when the key is new; a second, to read the record, when it is not. */
-  async createOnce(request: IdempotentRequest, pet: NewPet & { readonly status: PetStatus }, lifetimeSeconds: number): Promise<CreateOnceResult> {
+  async createOnce(
+    request: IdempotentRequest,
+    pet: NewPet & { readonly status: PetStatus },
+    lifetimeSeconds: number,
+  ): Promise<CreateOnceResult> {
     const { principal, key, fingerprint } = request;
     for (let attempt = 0; attempt < CREATE_ONCE_ATTEMPTS; attempt++) {
       const values = [principal, key, fingerprint, lifetimeSeconds, pet.name, pet.categoryId.toString(), pet.status];

@@ -13,7 +13,7 @@ describe('parseIdempotencyKey', () => {
     ['255 characters quoted', `"${'k'.repeat(255)}"`, 'k'.repeat(255)],
     ['255 characters quoted, some of them escaped', `"${'\\"'.repeat(100)}${'k'.repeat(155)}"`, `${'"'.repeat(100)}${'k'.repeat(155)}`],
     ['an escaped quote and backslash', '"a\\"b\\\\c"', 'a"b\\c'],
-    ['every kind of visible ASCII', '!#$%&\'()*+,-./09:;<=>?@AZ[]^_`az{|}~', '!#$%&\'()*+,-./09:;<=>?@AZ[]^_`az{|}~'],
+    ['every kind of visible ASCII', "!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~", "!#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~"],
     ['a bare token with a quote inside', 'a"b', 'a"b'],
   ])('reads %s', (_case, value, key) => {
     expect(parseIdempotencyKey(value)).toBe(key);

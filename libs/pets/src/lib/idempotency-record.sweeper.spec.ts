@@ -53,7 +53,9 @@ describe('IdempotencyRecordSweeper', () => {
 
   it('logs a failure instead of throwing, keeping what it deleted before', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    const sweeper = new IdempotencyRecordSweeper(new SweptRepository([SWEEP_BATCH_SIZE, new Error('database down')]), { lifetimeSeconds: 86400 });
+    const sweeper = new IdempotencyRecordSweeper(new SweptRepository([SWEEP_BATCH_SIZE, new Error('database down')]), {
+      lifetimeSeconds: 86400,
+    });
 
     await expect(sweeper.sweepUnlessSweeping()).resolves.toBe(SWEEP_BATCH_SIZE);
     expect(warn).toHaveBeenCalledWith('Could not delete expired idempotency records: database down');
@@ -73,23 +75,26 @@ describe('IdempotencyRecordSweeper', () => {
     [86400, 60_000],
     [60, 60_000],
     [2, 2_000],
-  ])('with a lifetime of %i s, sweeps every %i ms once the application is up, and stops on shutdown', async (lifetimeSeconds, intervalMs) => {
-    jest.useFakeTimers();
-    const repository = new SweptRepository([]);
-    const sweeper = new IdempotencyRecordSweeper(repository, { lifetimeSeconds });
+  ])(
+    'with a lifetime of %i s, sweeps every %i ms once the application is up, and stops on shutdown',
+    async (lifetimeSeconds, intervalMs) => {
+      jest.useFakeTimers();
+      const repository = new SweptRepository([]);
+      const sweeper = new IdempotencyRecordSweeper(repository, { lifetimeSeconds });
 
-    sweeper.onApplicationBootstrap();
-    await jest.advanceTimersByTimeAsync(intervalMs - 1);
-    expect(repository.limits).toHaveLength(0);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(repository.limits).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(intervalMs);
-    expect(repository.limits).toHaveLength(2);
+      sweeper.onApplicationBootstrap();
+      await jest.advanceTimersByTimeAsync(intervalMs - 1);
+      expect(repository.limits).toHaveLength(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(repository.limits).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(intervalMs);
+      expect(repository.limits).toHaveLength(2);
 
-    await sweeper.onModuleDestroy();
-    await jest.advanceTimersByTimeAsync(10 * intervalMs);
-    expect(repository.limits).toHaveLength(2);
-  });
+      await sweeper.onModuleDestroy();
+      await jest.advanceTimersByTimeAsync(10 * intervalMs);
+      expect(repository.limits).toHaveLength(2);
+    },
+  );
 
   it('waits on shutdown for a sweep under way', async () => {
     let finish!: (count: number) => void;

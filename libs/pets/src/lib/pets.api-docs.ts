@@ -53,14 +53,15 @@ const IDEMPOTENCY_KEY_DESCRIPTION = [
   'Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID,',
   `sent again with every retry of that create. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, as a`,
   `structured-field string (\`"${UUID_EXAMPLE}"\`) or bare (\`${UUID_EXAMPLE}\`): both name the same key.`,
-  'The first request with a key is processed; for the key\'s lifetime (24 hours by default), a retry with the same key and the same body bytes gets',
+  "The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets",
   'its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are',
   "scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the",
   'next try runs afresh.',
 ].join(' ');
 
 const IDEMPOTENT_REPLAYED: ApiHeader = {
-  description: 'Present, `true`, when this answer is the stored answer to an earlier request with the same Idempotency-Key: no pet was created',
+  description:
+    'Present, `true`, when this answer is the stored answer to an earlier request with the same Idempotency-Key: no pet was created',
   schema: constant('true'),
 };
 const IDEMPOTENCY_RETRY_AFTER: ApiHeader = {
@@ -82,7 +83,13 @@ export function ApiListPets() {
       name: 'limit',
       required: false,
       description: 'Maximum number of animals returned',
-      schema: { type: 'integer', format: 'int32', minimum: PET_PAGE_MIN_LIMIT, maximum: PET_PAGE_MAX_LIMIT, default: PET_PAGE_DEFAULT_LIMIT },
+      schema: {
+        type: 'integer',
+        format: 'int32',
+        minimum: PET_PAGE_MIN_LIMIT,
+        maximum: PET_PAGE_MAX_LIMIT,
+        default: PET_PAGE_DEFAULT_LIMIT,
+      },
     }),
     ApiQuery({ name: 'status', required: false, description: 'Filters by availability', enum: PET_STATUSES, enumName: 'PetStatus' }),
     ApiQuery({
@@ -97,7 +104,10 @@ export function ApiListPets() {
       schema: { type: 'array', maxItems: PET_PAGE_MAX_LIMIT, items: { $ref: getSchemaPath(PetDto) } },
       example: [PET_EXAMPLE],
       headers: {
-        Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"') },
+        Link: {
+          description: 'The next page, present when this page is full (RFC 8288)',
+          schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"'),
+        },
         ...RATE_LIMIT_HEADERS,
       },
     }),
@@ -120,10 +130,15 @@ export function ApiCreatePet() {
       description: IDEMPOTENCY_KEY_DESCRIPTION,
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_VALUE_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     }),
-    ApiBody({ type: CreatePetDto, required: true, examples: { rex: { summary: 'An available dog', value: { name: 'Rex', categoryId: 1, status: 'available' } } } }),
+    ApiBody({
+      type: CreatePetDto,
+      required: true,
+      examples: { rex: { summary: 'An available dog', value: { name: 'Rex', categoryId: 1, status: 'available' } } },
+    }),
     ApiResponse({
       status: 201,
-      description: 'Animal added; body carries the assigned id. Or, with `Idempotent-Replayed`, the stored answer to an earlier request with the same Idempotency-Key',
+      description:
+        'Animal added; body carries the assigned id. Or, with `Idempotent-Replayed`, the stored answer to an earlier request with the same Idempotency-Key',
       type: PetDto,
       example: PET_EXAMPLE,
       headers: {
@@ -168,8 +183,20 @@ export function ApiGetPet() {
     }),
     // The example goes in the schema: @nestjs/swagger drops an ApiParam's own `example` when a schema is given.
     ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', example: 1 } }),
-    ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS } }),
-    ApiErrorResponse(400, 'petId is not a 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a 64-bit integer', DEPRECATION_HEADERS),
+    ApiResponse({
+      status: 200,
+      description: 'The animal exists',
+      type: PetDto,
+      example: PET_EXAMPLE,
+      headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS },
+    }),
+    ApiErrorResponse(
+      400,
+      'petId is not a 64-bit integer',
+      ErrorCode.ValidationFailed,
+      'petId must be a 64-bit integer',
+      DEPRECATION_HEADERS,
+    ),
     ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
     ApiCommonErrorResponses(),
   );

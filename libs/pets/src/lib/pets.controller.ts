@@ -59,7 +59,11 @@ export class PetsController {
   @Get()
   @RouteSchema({ querystring: LIST_PETS_QUERY_SCHEMA, response: { 200: PET_LIST_SCHEMA } })
   @ApiListPets()
-  async list(@Query() query: ListPetsQuery, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+  async list(
+    @Query() query: ListPetsQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet[]> {
     const limit = Number(query.limit);
     const pets = await this.pets.list({ limit, status: query.status, after: afterOf(query) });
     if (pets.length === limit) {
@@ -92,7 +96,9 @@ export class PetsController {
    */
   private async createOnce(key: string, body: CreatePetDto, request: FastifyRequest, reply: FastifyReply): Promise<Pet> {
     // The body as received, byte for byte: a request is the same request only if it says the same thing the same way.
-    const fingerprint = createHash('sha256').update(request.rawBody ?? '').digest();
+    const fingerprint = createHash('sha256')
+      .update(request.rawBody ?? '')
+      .digest();
     const result = await this.pets.createOnce(principalOf(request).keyId, key, fingerprint, body);
     switch (result.outcome) {
       case 'created':

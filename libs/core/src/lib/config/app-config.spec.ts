@@ -153,10 +153,11 @@ describe('loadConfig', () => {
     ['IDEMPOTENCY_KEY_LIFETIME_SECONDS', 1, 2592000],
   ])('the integer variable %s', (variable, min, max) => {
     // The request timeout may not be below the headers timeout: keep the other one out of the way.
-    const base: Record<string, string> = {
-      HTTP_HEADERS_TIMEOUT_MS: { HTTP_REQUEST_TIMEOUT_MS: '600000' },
-      HTTP_REQUEST_TIMEOUT_MS: { HTTP_HEADERS_TIMEOUT_MS: '1000' },
-    }[variable] ?? {};
+    const base: Record<string, string> =
+      {
+        HTTP_HEADERS_TIMEOUT_MS: { HTTP_REQUEST_TIMEOUT_MS: '600000' },
+        HTTP_REQUEST_TIMEOUT_MS: { HTTP_HEADERS_TIMEOUT_MS: '1000' },
+      }[variable] ?? {};
     const configured = (value: string) => {
       const config = loadConfig({ ...base, [variable]: value });
       const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, httpTimeouts, idempotencyKeyLifetimeSeconds } = config;

@@ -122,7 +122,10 @@ describe('registerJsonBodyParser', () => {
     fastify = Fastify();
     registerJsonBodyParser(fastify);
     // Answers with what the request kept of its body's bytes.
-    fastify.post('/', async (request) => ({ rawBody: request.rawBody?.toString('latin1') ?? null, name: (request.body as { name: string }).name }));
+    fastify.post('/', async (request) => ({
+      rawBody: request.rawBody?.toString('latin1') ?? null,
+      name: (request.body as { name: string }).name,
+    }));
     url = await fastify.listen({ port: 0, host: '127.0.0.1' });
   });
 
