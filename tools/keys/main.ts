@@ -12,7 +12,7 @@ import {
 } from '@petstore/auth';
 import { InvalidConfigError, loadDatabaseConfig } from '@petstore/core';
 import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
-import { Database, DataDirInUseError, TypeOrmApiKeyRepository } from '@petstore/persistence';
+import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
 import { parseArgs } from 'node:util';
 
 const USAGE = `Usage: npm run keys -- <command>
@@ -68,7 +68,7 @@ async function execute(command: KeyCommand): Promise<KeyCommandResult> {
   const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
   await database.onModuleInit();
   try {
-    return await runKeyCommand(new IssuedKeys(new TypeOrmApiKeyRepository(database)), command);
+    return await runKeyCommand(new IssuedKeys(new SqlApiKeyRepository(database)), command);
   } finally {
     await database.onApplicationShutdown();
   }

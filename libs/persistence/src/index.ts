@@ -4,5 +4,5 @@ export * from './lib/data-source';
 export * from './lib/database';
 export * from './lib/pet.mapper';
 export * from './lib/persistence.module';
-export * from './lib/typeorm-api-key.repository';
-export * from './lib/typeorm-pet.repository';
+export * from './lib/sql-api-key.repository';
+export * from './lib/sql-pet.repository';

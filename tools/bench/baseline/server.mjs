@@ -31,7 +31,7 @@ const SQL = {
     name: 'insert',
     text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
   },
-  // The service's idempotent create (TypeOrmPetRepository), statement for statement.
+  // The service's idempotent create (SqlPetRepository), statement for statement.
   insertOnce: {
     name: 'insert_once',
     text: `

@@ -42,3 +42,21 @@ export async function createDataSource(location: DatabaseLocation): Promise<Data
   const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
   return new DataSource({ ...common, driver });
 }
+
+/** What the repositories need of the driver's pool: node-postgres's Pool, or typeorm-pglite's equivalent. */
+export interface QueryablePool {
+  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The pool under an initialized DataSource, for queries that bypass TypeORM (one round trip,
+ * no query building). TypeORM keeps it in its driver's `master` field on PostgreSQL and PGlite
+ * alike, which is not public API: this is the one place that reaches for it, checked at start,
+ * so that a TypeORM upgrade that moves it stops the service at once (and every e2e run, on both
+ * databases) instead of failing its first request.
+ */
+export function driverPool(dataSource: DataSource): QueryablePool {
+  const pool = (dataSource.driver as unknown as { master?: Partial<QueryablePool> }).master;
+  if (typeof pool?.query !== 'function') throw new Error("TypeORM's driver keeps no queryable pool in `master`: update driverPool");
+  return pool as QueryablePool;
+}

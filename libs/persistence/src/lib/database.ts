@@ -4,7 +4,7 @@ import { StoreUnavailableError } from '@petstore/domain';
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
-import { createDataSource, type DatabaseLocation } from './data-source';
+import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool } from './data-source';
 import { withMigrationLock } from './migration-lock';
 import { reportPool } from './pool-metrics';
 
@@ -18,10 +18,6 @@ export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 export interface Statement {
   readonly name?: string;
   readonly text: string;
-}
-
-interface QueryablePool {
-  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -54,7 +50,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     this.dataSource = dataSource;
     await dataSource.initialize();
     await this.migrate(dataSource);
-    this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
+    this.pool = driverPool(dataSource);
     this.unreportPool = reportPool(this.pool);
     this.makeEmbeddedFilesPrivate();
   }

@@ -5,7 +5,7 @@ export class CreateIdempotencyRecords1764100000000 implements MigrationInterface
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // One row per completed idempotent create, written in the same statement as its pet (see
-    // TypeOrmPetRepository.createOnce). api_key_id is the principal's public name (an issued key's
+    // SqlPetRepository.createOnce). api_key_id is the principal's public name (an issued key's
     // prefix, or env-N), not a secret. The answer is 201 by construction and its Location is
     // /v1/pets/{id}: what a replay needs beyond that is the body, kept as sent (int64 exact in jsonb).
     await queryRunner.query(`

@@ -93,7 +93,7 @@ type RecordRow = PetRow & { readonly sameRequest: boolean };
 
 /** The PetRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
 @Injectable()
-export class TypeOrmPetRepository extends PetRepository {
+export class SqlPetRepository extends PetRepository {
   constructor(private readonly database: Database) {
     super();
   }
