@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { developmentApiKey } from '@petstore/auth';
 import {
   AccessLogController,
+  AJV_OPTIONS,
   type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
@@ -26,8 +27,6 @@ import {
   sendError,
   serveMetricsOnOwnPort,
 } from '@petstore/core';
-import type { Plugin } from 'ajv';
-import ajvErrors from 'ajv-errors';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
@@ -70,8 +69,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
     frameworkErrors: sendError,
     // "/v1/pets/" is "/v1/pets", not a pet with an empty id.
     routerOptions: { ignoreTrailingSlash: true },
-    // ajv-errors lets a schema say, per field, what a client got wrong.
-    ajv: { customOptions: { allErrors: true }, plugins: [ajvErrors as Plugin<unknown>] },
+    ajv: AJV_OPTIONS,
   });
   const fastify = adapter.getInstance();
   registerProtocolGuards(fastify);

@@ -16,3 +16,4 @@ export * from './lib/http/protocol-errors';
 export * from './lib/http/request-metrics';
 export * from './lib/http/route-methods';
 export * from './lib/http/exact-json-serializer';
+export * from './lib/http/ajv-options';
