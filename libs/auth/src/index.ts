@@ -9,3 +9,5 @@ export * from './lib/keys/issued-keys';
 export * from './lib/keys/key-admin';
 export * from './lib/principal';
 export * from './lib/rate-limit/rate-limits';
+export * from './lib/rate-limit/rate-limit.api-docs';
+export * from './lib/auth-realm';

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
+import { AUTH_REALM } from './auth-realm';
 import { BootstrapKeys } from './bootstrap-keys';
 import { parseApiKey } from './keys/api-key-secret';
 import { IssuedKeys } from './keys/issued-keys';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limit/rate-limits';
-
-/** Realm named in every WWW-Authenticate challenge. */
-export const AUTH_REALM = 'petstore';
 
 /**
  * What the strategy is shown of a request: its headers alone (so that no token is taken from

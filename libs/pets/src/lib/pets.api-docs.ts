@@ -9,7 +9,8 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode, JSON_MAX_DEPTH, RATE_LIMIT_HEADERS } from '@petstore/core';
+import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
+import { type ApiHeader, ErrorCode, JSON_MAX_DEPTH } from '@petstore/core';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
@@ -111,8 +112,13 @@ export function ApiListPets() {
         ...RATE_LIMIT_HEADERS,
       },
     }),
-    ApiErrorResponse(400, 'A query parameter is invalid', ErrorCode.ValidationFailed, 'limit must be an integer from 1 to 100'),
-    ApiCommonErrorResponses(),
+    ApiAuthenticatedErrorResponse(
+      400,
+      'A query parameter is invalid',
+      ErrorCode.ValidationFailed,
+      'limit must be an integer from 1 to 100',
+    ),
+    ApiAuthenticatedCommonResponses(),
   );
 }
 
@@ -147,29 +153,34 @@ export function ApiCreatePet() {
         ...RATE_LIMIT_HEADERS,
       },
     }),
-    ApiErrorResponse(
+    ApiAuthenticatedErrorResponse(
       400,
       `Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than ${JSON_MAX_DEPTH} levels; ` +
         'or the Idempotency-Key is malformed',
       ErrorCode.ValidationFailed,
       'name is required',
     ),
-    ApiErrorResponse(
+    ApiAuthenticatedErrorResponse(
       409,
       'A request with this Idempotency-Key is being processed right now; retry after `Retry-After` seconds to get its answer',
       ErrorCode.IdempotencyKeyInProgress,
       `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
       { 'Retry-After': IDEMPOTENCY_RETRY_AFTER },
     ),
-    ApiErrorResponse(
+    ApiAuthenticatedErrorResponse(
       422,
       'This Idempotency-Key was used with another request body; a new request needs a new key',
       ErrorCode.IdempotencyKeyReused,
       'This Idempotency-Key was used with another request body; send a new key for a new request',
     ),
-    ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
-    ApiErrorResponse(415, 'Body is not application/json', ErrorCode.UnsupportedMediaType, 'Content-Type must be application/json'),
-    ApiCommonErrorResponses(),
+    ApiAuthenticatedErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
+    ApiAuthenticatedErrorResponse(
+      415,
+      'Body is not application/json',
+      ErrorCode.UnsupportedMediaType,
+      'Content-Type must be application/json',
+    ),
+    ApiAuthenticatedCommonResponses(),
   );
 }
 
@@ -190,14 +201,14 @@ export function ApiGetPet() {
       example: PET_EXAMPLE,
       headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS },
     }),
-    ApiErrorResponse(
+    ApiAuthenticatedErrorResponse(
       400,
       'petId is not a 64-bit integer',
       ErrorCode.ValidationFailed,
       'petId must be a 64-bit integer',
       DEPRECATION_HEADERS,
     ),
-    ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
-    ApiCommonErrorResponses(),
+    ApiAuthenticatedErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
+    ApiAuthenticatedCommonResponses(),
   );
 }

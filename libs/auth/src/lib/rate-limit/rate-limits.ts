@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from '@petstore/core';
+import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
