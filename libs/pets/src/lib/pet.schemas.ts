@@ -19,6 +19,11 @@ export const PET_SCHEMA = {
 
 export const PET_LIST_SCHEMA = { type: 'array', items: PET_SCHEMA } as const;
 
+/** A pattern matching exactly the canonical decimals from `min` to `max` (no sign, no leading zero): a short list, spelt out. */
+function canonicalDecimalIn(min: number, max: number): string {
+  return `^(?:${Array.from({ length: max - min + 1 }, (_, offset) => min + offset).join('|')})$`;
+}
+
 /**
  * `limit` is matched as text, not coerced: ajv would accept "1e2" or "+5" as numbers.
  * A repeated parameter arrives as an array and fails the string type.
@@ -28,7 +33,7 @@ export const LIST_PETS_QUERY_SCHEMA = {
   properties: {
     limit: {
       type: 'string',
-      pattern: '^(?:[1-9]|[1-9][0-9]|100)$',
+      pattern: canonicalDecimalIn(PET_PAGE_MIN_LIMIT, PET_PAGE_MAX_LIMIT),
       default: String(PET_PAGE_DEFAULT_LIMIT),
       errorMessage: `limit must be an integer from ${PET_PAGE_MIN_LIMIT} to ${PET_PAGE_MAX_LIMIT}`,
     },
