@@ -48,7 +48,7 @@ async function appWithAuth(): Promise<FastifyInstance> {
   app.setGlobalPrefix('v1');
   app.useGlobalFilters(new ErrorBodyFilter());
   await app.init();
-  const fastify = app.getHttpAdapter().getInstance<FastifyInstance>();
+  const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
   return fastify;
 }
