@@ -1,0 +1,62 @@
+// What the baselines must answer like, read from the built service (dist/) so that no value is a
+// second, hand-copied definition: the security headers of API answers, getPet's deprecation
+// headers, the per-key rate-limit policy, and the SQL statements the service sends. Worked out
+// here in the bench's own process and handed to the baselines as JSON (SERVICE_FACTS): the
+// modules that hold them load Nest, TypeORM and Swagger, which would add some 90 MiB and a
+// second of start-up to a baseline's own figures.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const SAMPLE_ROW = { id: '1', name: 'Rex', categoryId: '1', status: 'available' };
+
+/** The service's facts for a per-key limit of `perKeyPerMinute` (RATE_LIMIT_PER_MINUTE). */
+export async function serviceFacts(root, { perKeyPerMinute }) {
+  const load = (path) => require(join(root, 'dist', path));
+  const core = load('libs/core/src/index.js');
+  const { rateLimitHeaders } = load('libs/auth/src/index.js');
+  const { GET_PET_DEPRECATION_HEADERS } = load('libs/pets/src/lib/pets.api-docs.js');
+  const { TypeOrmPetRepository } = load('libs/persistence/src/index.js');
+  const policy = core.RATE_LIMIT_POLICIES.perKey;
+  const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
+  return {
+    securityHeaders: core.helmetHeaders(core.API_SECURITY_HEADERS),
+    deprecationHeaders: { ...GET_PET_DEPRECATION_HEADERS },
+    rateLimit: {
+      policy,
+      limit: perKeyPerMinute,
+      windowSeconds: core.RATE_LIMIT_WINDOW_SECONDS,
+      policyHeader: rateLimitHeaders(quota)['ratelimit-policy'],
+    },
+    statements: await petStatements(TypeOrmPetRepository),
+  };
+}
+
+/**
+ * The statements ({ name?, text }) the service's repository sends, recorded by a stand-in
+ * database, and the `after` it gives the first page. The order of the values is not taken from
+ * here: a parity baseline that sent them in another order would answer other pets, which the
+ * answer check of run.mjs reports.
+ */
+async function petStatements(Repository) {
+  const sent = [];
+  const database = {
+    query: async ({ name, text }, values) => {
+      sent.push({ statement: name === undefined ? { text } : { name, text }, values });
+      return [SAMPLE_ROW];
+    },
+  };
+  const pets = new Repository(database);
+  await pets.list({ limit: 20 });
+  await pets.list({ limit: 20, status: 'pending' });
+  await pets.findById(1n);
+  await pets.create({ name: 'Rex', categoryId: 1n, status: 'available' });
+  const [list, listByStatus, findById, insert] = sent;
+  return {
+    list: list.statement,
+    listByStatus: listByStatus.statement,
+    findById: findById.statement,
+    insert: insert.statement,
+    firstPage: list.values[0],
+  };
+}
