@@ -37,7 +37,11 @@ async function pieces(databaseUrl, issuedKey) {
   const prefix = issuedKey.slice(0, 15);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const lookup = { name: 'lookup', text: 'SELECT id::text AS id, name, prefix, created_at, last_used_at, revoked_at, secret_sha256 FROM api_keys WHERE prefix = $1', values: [prefix] };
+  const lookup = {
+    name: 'lookup',
+    text: 'SELECT id::text AS id, name, prefix, created_at, last_used_at, revoked_at, secret_sha256 FROM api_keys WHERE prefix = $1',
+    values: [prefix],
+  };
   const miss = await meanMicros(2000, () => client.query(lookup));
   await client.end();
   const stored = { id: '1', prefix, secretSha256: auth.sha256(issuedKey.slice(16)), revokedAt: null, lastUsedAt: new Date() };
@@ -62,7 +66,9 @@ runFocusedBench(ROOT, 'auth', async (tool, databaseUrl) => {
   const memory = await service({});
   await growTo(databaseUrl, 0, ROWS);
   const cli = ['dist/tools/keys/main.js', 'create', '--name', 'bench'];
-  const issuedKey = (await runCommand(process.execPath, cli, { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } })).trim();
+  const issuedKey = (
+    await runCommand(process.execPath, cli, { cwd: ROOT, env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } })
+  ).trim();
   const redis = await service({ REDIS_URL });
   const variants = [
     { name: 'bootstrap key (API_KEYS), memory limits', url: memory.url, apiKey: BOOTSTRAP_KEY },
@@ -77,5 +83,6 @@ runFocusedBench(ROOT, 'auth', async (tool, databaseUrl) => {
     }
   }
   console.log('Pieces alone (mean per call, sequential):');
-  for (const [what, micros] of await pieces(databaseUrl, issuedKey)) console.log(`  ${what.padEnd(76)} ${micros.toFixed(1).padStart(7)} µs`);
+  for (const [what, micros] of await pieces(databaseUrl, issuedKey))
+    console.log(`  ${what.padEnd(76)} ${micros.toFixed(1).padStart(7)} µs`);
 });

@@ -11,7 +11,7 @@ import { assertSameAnswer } from './lib/answer-check.mjs';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
 import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
-import { formatReport, scaling, summarize } from './lib/report.mjs';
+import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
 import { checkTargets, ratios } from './lib/targets.mjs';
 
@@ -34,6 +34,8 @@ const CONFIG = {
   // repetitions find the process JIT-warm and its pool connections open.
   warmupSeconds: positiveInt('BENCH_WARMUP', SMOKE ? 0 : 1, { allowZero: true }),
   connections: [8, 64],
+  // BENCH_CASES=create,create-keyed runs only those cases (the others are skipped, not measured).
+  cases: process.env.BENCH_CASES ? new Set(process.env.BENCH_CASES.split(',')) : undefined,
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 };
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
@@ -58,16 +60,24 @@ const CASES = [
   { name: 'get', request: (size) => ({ kind: 'get', path: '/v1/pets/1', maxId: size }) },
   // A page far from the start only means something on the largest table. A target that
   // answers 400 to `after` does not have keyset pages yet: skipped, not failed.
-  { name: 'deep-page', largestOnly: true, optional: true, request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }) },
-  // Last: it grows the table.
+  {
+    name: 'deep-page',
+    largestOnly: true,
+    optional: true,
+    request: (size) => ({ kind: 'path', path: `/v1/pets?limit=20&after=${size - 1000}` }),
+  },
+  // Last: they grow the table.
   { name: 'create', request: () => ({ kind: 'create', path: '/v1/pets' }) },
+  // Each request with an Idempotency-Key of its own: what a retry-safe create costs.
+  { name: 'create-keyed', wrkOnly: true, request: () => ({ kind: 'create-keyed', path: '/v1/pets' }) },
 ];
 
 function positiveInt(name, fallback, { allowZero = false } = {}) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new Error(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}"`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    throw new Error(`${name} must be a whole number${allowZero ? '' : ' above 0'}, not "${raw}"`);
   return value;
 }
 
@@ -83,7 +93,10 @@ function cleanup() {
   })();
   return cleaning;
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
   process.once(signal, () => {
     console.error(`\n${signal}: cleaning up`);
     void cleanup().finally(() => process.exit(code));
@@ -165,9 +178,11 @@ async function runCases(size, targets) {
   const rows = [];
   for (const kase of CASES) {
     if (kase.largestOnly && size !== CONFIG.sizes.at(-1)) continue;
+    if (CONFIG.cases && !CONFIG.cases.has(kase.name)) continue;
     const request = kase.request(size);
     const skipped = {};
     if (kase.optional) for (const t of targets) skipped[t.name] = await skipReason(t, request);
+    if (kase.wrkOnly && CONFIG.tool !== 'wrk') for (const t of targets) skipped[t.name] = 'needs wrk';
     // Measured only if the parity baseline answers as the service does.
     const [service, parity] = ['service', 'parity'].map((name) => targets.find((target) => target.name === name));
     if (!skipped.service && !skipped.parity) await assertSameAnswer(service, parity, request, AUTH);
@@ -215,16 +230,21 @@ async function benchSizes(startup) {
 /** Any error or 5xx in any case fails the smoke run. */
 function smokeFailures(rows) {
   return rows.flatMap((row) =>
-    TARGET_NAMES
-      .filter((name) => !row[name].skipped && (row[name].errors > 0 || row[name].fiveXx > 0))
-      .map((name) => `${row.case} c${row.connections} ${name}: ${row[name].errors} errors, ${row[name].fiveXx ?? '?'} 5xx`),
+    TARGET_NAMES.filter((name) => !row[name].skipped && (row[name].errors > 0 || row[name].fiveXx > 0)).map(
+      (name) => `${row.case} c${row.connections} ${name}: ${row[name].errors} errors, ${row[name].fiveXx ?? '?'} 5xx`,
+    ),
   );
 }
 
 async function main() {
   const began = performance.now();
+  const unknown = [...(CONFIG.cases ?? [])].filter((name) => !CASES.some((kase) => kase.name === name));
+  if (unknown.length)
+    throw new Error(`BENCH_CASES names unknown cases: ${unknown.join(', ')} (known: ${CASES.map((kase) => kase.name).join(', ')})`);
   CONFIG.tool = await ensureLoadTool(process.env.BENCH_TOOL);
-  console.log(`Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`);
+  console.log(
+    `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`,
+  );
   const loadAtStart = loadavg();
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
   CONFIG.facts = await serviceFacts(ROOT, { perKeyPerMinute: RATE_LIMIT_PER_MINUTE });
@@ -249,7 +269,15 @@ async function main() {
   const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
   mkdirSync(dirname(file), { recursive: true });
   const machine = { cpus: availableParallelism(), node: process.version, loadAverage };
-  const results = { stamp: STAMP, config: CONFIG, machine, elapsedS, rows, scaling: scalingRows, memory, startup, explain, serviceLog };
+  const results = {
+    stamp: STAMP,
+    config: { ...CONFIG, cases: CONFIG.cases && [...CONFIG.cases] },
+    machine,
+    elapsedS,
+    rows,
+    scaling: scalingRows,
+  };
+  Object.assign(results, { idempotencyCost: idempotencyCost(rows), memory, startup, explain, serviceLog });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`Results: ${relative(ROOT, file)}`);
 

@@ -27,7 +27,10 @@ const HELP_TIMEOUT_MS = 60_000;
 /** The Dockerfile's instructions, continuation lines joined, comments dropped, grouped by stage. */
 function parseDockerfile(text) {
   const stages = [];
-  const logical = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((line) => line.trim());
+  const logical = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((line) => line.trim());
   for (const line of logical.filter((l) => l && !l.startsWith('#'))) {
     const [, keyword, rest] = /^(\S+)\s*(.*)$/.exec(line);
     const instruction = { keyword: keyword.toUpperCase(), args: rest, text: line };
@@ -101,7 +104,10 @@ function expandSource(contextDir, source) {
   if (/[*?[]/.test(dirname(path))) throw new Error(`COPY wildcards are emulated in the last path segment only: ${source}`);
   const parent = dirname(path) === '.' ? '' : `${dirname(path)}/`;
   const pattern = globRegExp(basename(path));
-  return readdirSync(join(contextDir, parent || '.')).filter((name) => pattern.test(name)).map((name) => `${parent}${name}`).sort();
+  return readdirSync(join(contextDir, parent || '.'))
+    .filter((name) => pattern.test(name))
+    .map((name) => `${parent}${name}`)
+    .sort();
 }
 
 /** Copies one context path to a destination as Docker does: a directory's contents, not the directory. */
@@ -173,7 +179,7 @@ function copyFromStage(stages, from, source, target, intoDirectory) {
 function runInstruction(command, state, npmCi) {
   const cwd = join(state.root, state.workdir);
   if (command === 'npm ci' && !npmCi) {
-    console.log('  RUN npm ci: replaced by hard links to this checkout\'s node_modules (same package-lock.json)');
+    console.log("  RUN npm ci: replaced by hard links to this checkout's node_modules (same package-lock.json)");
     linkNodeModules(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
     return;
   }
@@ -246,7 +252,9 @@ function main() {
     });
     const runtime = context.stages.at(-1);
     console.log(`entry points, on node ${process.version}, in the runtime stage's files:`);
-    failed = !entryPoints(runtime).map((script) => helpRuns(runtime, script)).every(Boolean);
+    failed = !entryPoints(runtime)
+      .map((script) => helpRuns(runtime, script))
+      .every(Boolean);
   } catch (error) {
     console.error(`FAIL ${error.message}`);
     failed = true;

@@ -12,7 +12,7 @@ import {
 } from '@petstore/auth';
 import { InvalidConfigError, loadDatabaseConfig } from '@petstore/core';
 import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
-import { Database, DataDirInUseError, TypeOrmApiKeyRepository } from '@petstore/persistence';
+import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
 import { parseArgs } from 'node:util';
 
 const USAGE = `Usage: npm run keys -- <command>
@@ -33,7 +33,11 @@ class UsageError extends Error {
 }
 
 function parseCommand(argv: string[]): KeyCommand {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   const [verb, ...rest] = positionals;
   if (values.help) throw new UsageError(true);
   if (verb === 'create' && rest.length === 0 && values.name !== undefined) return { command: 'create', name: values.name };
@@ -64,7 +68,7 @@ async function execute(command: KeyCommand): Promise<KeyCommandResult> {
   const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
   await database.onModuleInit();
   try {
-    return await runKeyCommand(new IssuedKeys(new TypeOrmApiKeyRepository(database)), command);
+    return await runKeyCommand(new IssuedKeys(new SqlApiKeyRepository(database)), command);
   } finally {
     await database.onApplicationShutdown();
   }
@@ -93,7 +97,15 @@ function formatTable(keys: readonly ApiKeyRecord[]): string {
     ...keys.map((key) => [key.id, key.name, key.prefix, timestamp(key.createdAt), timestamp(key.lastUsedAt), timestamp(key.revokedAt)]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => `${row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()}\n`).join('');
+  return rows
+    .map(
+      (row) =>
+        `${row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }
 
 /** Dates arrive as Date from the database and as ISO strings through the admin socket. */

@@ -64,7 +64,11 @@ describe('bearer authentication', () => {
       ['malformed JSON', 'POST', '/v1/pets', '{"name":', undefined],
       ['a wrong content type', 'POST', '/v1/pets', 'name=Rex', 'text/plain'],
     ])('401 for %s without a key', async (_case, method, path, body, contentType) => {
-      const headers: Record<string, string> = contentType ? { 'content-type': contentType } : body ? { 'content-type': 'application/json' } : {};
+      const headers: Record<string, string> = contentType
+        ? { 'content-type': contentType }
+        : body
+          ? { 'content-type': 'application/json' }
+          : {};
       expectError(await call(method, path, { auth: false, body, headers }), 401, 'UNAUTHORIZED');
     });
 

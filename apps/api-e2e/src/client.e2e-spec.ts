@@ -1,4 +1,6 @@
-import { client } from './support/api';
+import { createPet, createPetstoreClient } from '@petstore/client';
+import { baseUrl, client } from './support/api';
+import { TEST_API_KEY } from './support/server';
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -58,6 +60,38 @@ describe('the typed client', () => {
       const { data, response } = await client({ exact: true }).GET('/pets', { params: { query: { after: INT64_MAX } } });
       expect(response.status).toBe(200);
       expect(data).toEqual([]);
+    });
+  });
+
+  describe('createPet, which retries safely with an Idempotency-Key', () => {
+    it('adds an animal and returns it; a retry with the same key returns the same animal', async () => {
+      const petstore = client();
+      const pet = await createPet(petstore, { name: 'Once', categoryId: 5n, status: 'sold' });
+      expect(pet).toEqual({ id: expect.any(BigInt), name: 'Once', categoryId: 5n, status: 'sold' });
+
+      const key = crypto.randomUUID();
+      const first = await createPet(petstore, { name: 'Keyed', categoryId: 6n }, { idempotencyKey: key });
+      const again = await createPet(petstore, { name: 'Keyed', categoryId: 6n }, { idempotencyKey: key });
+      expect(again).toEqual(first);
+    });
+
+    it('returns the one animal when the answer to its first attempt is lost on the way back', async () => {
+      let attempts = 0;
+      // The request reaches the service and the pet is created; the client hears only a network error.
+      const losingFirstAnswer = async (request: Request): Promise<Response> => {
+        const response = await fetch(request);
+        if (++attempts === 1) throw new TypeError('fetch failed: the connection was reset');
+        return response;
+      };
+      const petstore = createPetstoreClient(`${baseUrl()}/v1`, TEST_API_KEY, { fetch: losingFirstAnswer });
+      const name = `LostAnswer-${crypto.randomUUID()}`;
+      const pet = await createPet(petstore, { name, categoryId: INT64_MAX }, { baseDelayMs: 10 });
+
+      expect(attempts).toBe(2);
+      expect(pet).toEqual({ id: expect.any(BigInt), name, categoryId: INT64_MAX, status: 'available' });
+      // The lost attempt created it; the retry, which would have come right after, created nothing.
+      const { data } = await client({ exact: true }).GET('/pets', { params: { query: { after: pet.id - 1n, limit: 100 } } });
+      expect(data?.filter((other) => other.name === name)).toEqual([pet]);
     });
   });
 });

@@ -36,13 +36,16 @@ describe('POST /v1/pets', () => {
     expect(((await create({ name: 'Rex', categoryId: 1, status })).body as { status: string }).status).toBe(status);
   });
 
-  it.each(['9223372036854775807', '-9223372036854775808', '9007199254740993', '0'])('keeps categoryId %s digit for digit', async (categoryId) => {
-    const response = await create(`{"name":"Big","categoryId":${categoryId}}`);
-    expect(response.status).toBe(201);
-    expect(response.text).toContain(`"categoryId":${categoryId}`);
-    const id = /"id":(\d+)/.exec(response.text)![1];
-    expect((await call('GET', `/v1/pets/${id}`, { exact: true })).text).toContain(`"categoryId":${categoryId}`);
-  });
+  it.each(['9223372036854775807', '-9223372036854775808', '9007199254740993', '0'])(
+    'keeps categoryId %s digit for digit',
+    async (categoryId) => {
+      const response = await create(`{"name":"Big","categoryId":${categoryId}}`);
+      expect(response.status).toBe(201);
+      expect(response.text).toContain(`"categoryId":${categoryId}`);
+      const id = /"id":(\d+)/.exec(response.text)![1];
+      expect((await call('GET', `/v1/pets/${id}`, { exact: true })).text).toContain(`"categoryId":${categoryId}`);
+    },
+  );
 
   it.each([
     ['above int64', '9223372036854775808'],
@@ -93,9 +96,12 @@ describe('POST /v1/pets', () => {
     expectInvalid(await create({ name: 'Rex', categoryId: 1, status }), 'status');
   });
 
-  it.each(['id', 'owner', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('refuses the unknown property %s by name', async (field) => {
-    expectInvalid(await create(`{"name":"Rex","categoryId":1,${JSON.stringify(field)}:5}`), field);
-  });
+  it.each(['id', 'owner', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'refuses the unknown property %s by name',
+    async (field) => {
+      expectInvalid(await create(`{"name":"Rex","categoryId":1,${JSON.stringify(field)}:5}`), field);
+    },
+  );
 
   it('lists every problem of the body', async () => {
     const response = await create({ name: '', categoryId: 'x', status: 'gone' });
@@ -130,7 +136,11 @@ describe('POST /v1/pets', () => {
   ])('answers 400 for a body nested thousands deep in %s', async (_case, body) => {
     for (const depth of [2_000, 10_000]) {
       const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-      expectError(await call('POST', '/v1/pets', { body: body(nested), headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+      expectError(
+        await call('POST', '/v1/pets', { body: body(nested), headers: { 'content-type': 'application/json' } }),
+        400,
+        'MALFORMED_JSON',
+      );
     }
   });
 
@@ -140,14 +150,21 @@ describe('POST /v1/pets', () => {
     ['an overlong slash', [0xc0, 0xaf]],
   ])('answers 400 for a name holding bytes that are not UTF-8 (%s), instead of storing U+FFFD', async (_case, bytes) => {
     const body = Buffer.concat([Buffer.from('{"name":"Re'), Buffer.from(bytes), Buffer.from('x","categoryId":1}')]);
-    const response = await fetch(`${baseUrl()}/v1/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body });
+    const response = await fetch(`${baseUrl()}/v1/pets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ code: 'MALFORMED_JSON', message: 'Request body is not valid UTF-8', status: 400 });
   });
 
   it.each(['iso-8859-1', 'latin1', 'utf-16', '"windows-1252"', 'x'])('answers 400 UNSUPPORTED_CHARSET for charset=%s', async (charset) => {
     // Straight to the service: a validating proxy would judge the charset itself.
-    const response = await call('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': `application/json; charset=${charset}` } });
+    const response = await call('POST', '/v1/pets', {
+      body: '{"name":"Rex","categoryId":1}',
+      headers: { 'content-type': `application/json; charset=${charset}` },
+    });
     expectError(response, 400, 'UNSUPPORTED_CHARSET');
   });
 
@@ -160,7 +177,11 @@ describe('POST /v1/pets', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x'])(
     'answers 415 for Content-Type %s',
     async (contentType) => {
-      expectError(await call('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': contentType } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await call('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': contentType } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     },
   );
 
@@ -177,10 +198,14 @@ describe('POST /v1/pets', () => {
   it('answers 413 for a large body that lies about its length', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL('/v1/pets', baseUrl());
-      const req = request(url, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'content-length': String(10_000_000) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'content-length': String(10_000_000) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });

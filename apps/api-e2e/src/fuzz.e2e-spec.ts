@@ -195,7 +195,10 @@ function summary(outcomes: readonly Outcome[], elapsedMs: number): string {
     answers.set(key, (answers.get(key) ?? 0) + 1);
   }
   const dropped = outcomes.filter(({ exchange, problems }) => exchange.kind === 'closed' && problems.length === 0).length;
-  const tally = [...answers].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => `${key}: ${count}`).join(', ');
+  const tally = [...answers]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, count]) => `${key}: ${count}`)
+    .join(', ');
   return (
     `fuzz (${target}): seed ${SEED}, ${outcomes.length} requests in ${(elapsedMs / 1000).toFixed(1)} s; answers ${tally}; ` +
     `${dropped} connections closed unanswered on protocol violations. Replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`

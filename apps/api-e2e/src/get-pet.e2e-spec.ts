@@ -15,11 +15,14 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expectDeprecationHeaders(response);
   });
 
-  it.each(['999999999', '9223372036854775807', '0', '-1', '-9223372036854775808'])('answers 404 PET_NOT_FOUND for the absent id %s', async (id) => {
-    const response = await call('GET', `/v1/pets/${id}`);
-    expectError(response, 404, 'PET_NOT_FOUND');
-    expectDeprecationHeaders(response);
-  });
+  it.each(['999999999', '9223372036854775807', '0', '-1', '-9223372036854775808'])(
+    'answers 404 PET_NOT_FOUND for the absent id %s',
+    async (id) => {
+      const response = await call('GET', `/v1/pets/${id}`);
+      expectError(response, 404, 'PET_NOT_FOUND');
+      expectDeprecationHeaders(response);
+    },
+  );
 
   it.each(['abc', '1.5', '1e3', '01', '-0', '+1', '9223372036854775808', '-9223372036854775809', '99999999999999999999', '%20'])(
     'answers 400 for petId %p',

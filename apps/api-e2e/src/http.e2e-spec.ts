@@ -19,7 +19,9 @@ async function rawRequest(bytes: string): Promise<string> {
 function parseAnswer(raw: string): { status: number; headers: Record<string, string>; body: string } {
   const [head, ...rest] = raw.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
 }
 
@@ -120,7 +122,9 @@ describe('HTTP behaviour', () => {
   });
 
   it('serves the OpenAPI document with the three operations', async () => {
-    const document = (await call('GET', '/openapi.json', { auth: false })).body as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await call('GET', '/openapi.json', { auth: false })).body as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     const operations = Object.values(document.paths).flatMap((path) => Object.values(path).map((operation) => operation.operationId));
     expect(operations).toEqual(expect.arrayContaining(['listPets', 'createPet', 'getPet']));
   });

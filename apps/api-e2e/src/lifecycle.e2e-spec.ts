@@ -13,7 +13,11 @@ describe('service lifecycle', () => {
 
   it('keeps pets across a restart and stops cleanly on SIGTERM', async () => {
     const first = await startServer(env);
-    const created = await fetch(`${first.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Survivor","categoryId":9223372036854775807}' });
+    const created = await fetch(`${first.url}/v1/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Survivor","categoryId":9223372036854775807}',
+    });
     expect(created.status).toBe(201);
     const id = /"id":(\d+)/.exec(await created.text())![1];
     expect(await first.stop('SIGTERM')).toBe(0);
@@ -36,7 +40,12 @@ describe('service lifecycle', () => {
 
     const second = await startServer(env);
     try {
-      expect(await (await fetch(`${second.url}/v1/pets/${id}`, { headers: AUTH })).json()).toEqual({ id, name: 'Crash', categoryId: 7, status: 'available' });
+      expect(await (await fetch(`${second.url}/v1/pets/${id}`, { headers: AUTH })).json()).toEqual({
+        id,
+        name: 'Crash',
+        categoryId: 7,
+        status: 'available',
+      });
     } finally {
       await second.stop();
     }

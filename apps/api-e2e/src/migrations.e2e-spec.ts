@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { target } from './support/api';
 import { DelayingProxy } from './support/delaying-proxy';
-import { AUTH, startServer, testDatabaseUrl } from './support/server';
+import { AUTH, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
 /** The service's migrations, one file each (index.ts lists them). */
 const MIGRATIONS_DIR = resolve(__dirname, '../../../libs/persistence/src/lib/migrations');
@@ -33,12 +33,13 @@ const NETWORK_DELAY_MS = 30;
     const url = new URL(server);
     url.pathname = `/${database}`;
     const proxy = new DelayingProxy({ host: url.hostname, port: Number(url.port || 5432) }, NETWORK_DELAY_MS);
-    const remote = new URL(url);
-    remote.host = `127.0.0.1:${await proxy.open()}`;
-    const env = { DATABASE_URL: remote.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
-    const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startServer(env, 90_000)));
-    const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    let servers: RunningServer[] = [];
     try {
+      const remote = new URL(url);
+      remote.host = `127.0.0.1:${await proxy.open()}`;
+      const env = { DATABASE_URL: remote.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+      const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startServer(env, 90_000)));
+      servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       expect(started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))).toEqual([]);
       for (const instance of servers) {
         expect((await fetch(`${instance.url}/healthz`)).status).toBe(200);

@@ -1,35 +1,6 @@
-import { createServer, type Server, type Socket, connect } from 'node:net';
 import { target } from './support/api';
+import { CuttableProxy } from './support/cuttable-proxy';
 import { AUTH, startServer, testDatabaseUrl, type RunningServer } from './support/server';
-
-/** A TCP proxy in front of PostgreSQL that a test can cut and restore, to play a database outage. */
-class CuttableProxy {
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(
-    private readonly upstream: { host: string; port: number },
-    readonly port: number,
-  ) {}
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(this.upstream);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((done) => this.server!.listen(this.port, '127.0.0.1', done));
-  }
-
-  async cut(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((done) => this.server?.close(done));
-  }
-}
 
 const describeOnPostgres = target === 'postgres' ? describe : describe.skip;
 
@@ -38,15 +9,9 @@ describeOnPostgres('database outage', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    const url = new URL(testDatabaseUrl());
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise((done) => probe.close(done));
-    proxy = new CuttableProxy({ host: url.hostname, port: Number(url.port || 5432) }, port);
-    await proxy.open();
-    url.host = `127.0.0.1:${port}`;
-    server = await startServer({ DATABASE_URL: url.toString() });
+    const proxied = await CuttableProxy.inFrontOf(testDatabaseUrl());
+    proxy = proxied.proxy;
+    server = await startServer({ DATABASE_URL: proxied.url });
   });
 
   afterAll(async () => {

@@ -8,7 +8,11 @@ const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function expectRateLimited(response: Response, policy: string, limit: number): Promise<void> {
   expect(response.status).toBe(429);
-  expect(await response.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Rate limit exceeded; retry in \d+ s$/), status: 429 });
+  expect(await response.json()).toEqual({
+    code: 'RATE_LIMITED',
+    message: expect.stringMatching(/^Rate limit exceeded; retry in \d+ s$/),
+    status: 429,
+  });
   const retryAfter = Number(response.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
@@ -22,7 +26,12 @@ describe('rate limits in one instance', () => {
   const send = (headers: Record<string, string>, init: RequestInit = {}) => fetch(`${server.url}/v1/pets?limit=1`, { ...init, headers });
 
   beforeAll(async () => {
-    server = await startServer({ ...env, API_KEYS: `${TEST_API_KEY},${OTHER_KEY}`, RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2' });
+    server = await startServer({
+      ...env,
+      API_KEYS: `${TEST_API_KEY},${OTHER_KEY}`,
+      RATE_LIMIT_PER_MINUTE: '3',
+      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2',
+    });
   });
 
   afterAll(async () => {
@@ -87,7 +96,8 @@ describe('database lookups of unknown keys', () => {
     await server.stop();
   });
 
-  const lookups = async () => Number(/^petstore_api_key_lookups_total (\d+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
+  const lookups = async () =>
+    Number(/^petstore_api_key_lookups_total (\d+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
 
   it('stay within 10 a second per address, however many random keys arrive at once', async () => {
     const before = await lookups();
@@ -114,7 +124,9 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
   beforeAll(async () => {
     const env = { DATABASE_URL: testDatabaseUrl(), REDIS_URL: redisUrl ?? '', RATE_LIMIT_PER_MINUTE: '4' };
-    servers.push(...(await Promise.all([startServer({ ...env, ...databaseEnv(target) }), startServer({ ...env, ...databaseEnv(target) })])));
+    servers.push(
+      ...(await Promise.all([startServer({ ...env, ...databaseEnv(target) }), startServer({ ...env, ...databaseEnv(target) })])),
+    );
   });
 
   afterAll(async () => {

@@ -59,11 +59,15 @@ describe('CORS', () => {
     it('answers a preflight from a listed origin before authentication', async () => {
       const response = await fetch(`${server.url}/v1/pets`, {
         method: 'OPTIONS',
-        headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, X-Request-Id');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id');
       expect(response.headers.get('access-control-allow-methods')).toMatch(/^GET, ?HEAD, ?POST$/);
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     });

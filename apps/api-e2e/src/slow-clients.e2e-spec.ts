@@ -25,7 +25,9 @@ async function open(server: RunningServer): Promise<Connection> {
   let answer = '';
   socket.on('data', (chunk) => (answer += chunk));
   socket.on('error', () => undefined);
-  const closed = new Promise<{ answer: string; afterMs: number }>((done) => socket.once('close', () => done({ answer, afterMs: Date.now() - opened })));
+  const closed = new Promise<{ answer: string; afterMs: number }>((done) =>
+    socket.once('close', () => done({ answer, afterMs: Date.now() - opened })),
+  );
   return { socket, closed };
 }
 
@@ -68,7 +70,9 @@ describe('slow clients', () => {
 
   it('closes a connection whose body stalls, with 408 and the Error body', async () => {
     const { socket, closed } = await open(server);
-    socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
     const { answer, afterMs } = await closed;
     expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
     expect(statusOf(answer)).toBe(408);
@@ -77,7 +81,9 @@ describe('slow clients', () => {
 
   it('closes a connection whose body trickles in a byte at a time, within the request limit', async () => {
     const { socket, closed } = await open(server);
-    socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+    );
     void trickle(socket, `{"name":"${'x'.repeat(80)}","categoryId":1}`, 200);
     const { answer, afterMs } = await closed;
     expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);

@@ -18,7 +18,15 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('https://petstore.example.com/v1', 'Production')
     .addServer('https://staging.petstore.example.com/v1', 'Staging')
     .addServer('http://localhost:3000/v1', 'Local')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'An API key (`ps_<prefix>_<secret>`, issued by the operators), sent as `Authorization: Bearer <API key>`' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: 'An API key (`ps_<prefix>_<secret>`, issued by the operators), sent as `Authorization: Bearer <API key>`',
+      },
+      'bearer',
+    )
     .addTag('pets', 'Animals held in the store')
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });

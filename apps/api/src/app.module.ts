@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import { AppConfig, HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/core';
-import { Database, PersistenceModule, TypeOrmApiKeyRepository, TypeOrmPetRepository } from '@petstore/persistence';
+import { Database, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 
 /** Path prefix of the versioned API; everything under it requires a bearer token. */
@@ -22,12 +22,20 @@ export class AppModule {
           apiKeys,
           protectedPrefix: `/${API_PREFIX}/`,
           imports: [persistence],
-          keyRepository: TypeOrmApiKeyRepository,
+          keyRepository: SqlApiKeyRepository,
           // Only this process may open the embedded database, so the key CLI goes through it.
           adminSocketPath: config.databaseUrl ? undefined : keyAdminSocketPath(config.dataDir),
-          rateLimits: { perKeyPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, redisUrl: config.redisUrl },
+          rateLimits: {
+            perKeyPerMinute: config.rateLimitPerMinute,
+            authFailuresPerMinute: config.authFailuresPerMinute,
+            redisUrl: config.redisUrl,
+          },
         }),
-        PetsModule.register({ imports: [persistence], repository: TypeOrmPetRepository }),
+        PetsModule.register({
+          imports: [persistence],
+          repository: SqlPetRepository,
+          idempotency: { lifetimeSeconds: config.idempotencyKeyLifetimeSeconds },
+        }),
       ],
       // /metrics on the API's port, unless it has a port of its own (main.ts).
       controllers: config.metrics.port === undefined ? [HealthController, MetricsController] : [HealthController],

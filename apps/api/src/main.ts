@@ -52,7 +52,9 @@ async function bootstrap(config: AppConfig): Promise<void> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization'],
-      transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
+      transport: config.production
+        ? undefined
+        : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
     logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
     trustProxy: trustProxyOption(config.trustProxy),

@@ -5,6 +5,7 @@ import { withExactJsonBodies } from './lib/exact-client';
 import { stringifyExactJson } from './lib/exact-json';
 
 export type { components, operations, paths } from './generated/petstore';
+export { createPet, CreatePetError, type CreatePetOptions } from './lib/create-pet';
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
 export type PetStatus = components['schemas']['PetStatus'];

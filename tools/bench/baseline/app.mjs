@@ -1,7 +1,10 @@
 // What both baselines share: the petstore's three routes on raw Fastify 5 + pg, with the same
 // validation rules and schema-driven serialization, the service's Link to the next page, its
-// Location and getPet's deprecation headers, and a graceful stop. Each baseline brings its own
-// SQL (`queries`) and its own onRequest hook: server.mjs (bare) and parity-server.mjs (parity).
+// Location and getPet's deprecation headers, createPet with an Idempotency-Key (the service's own
+// statement, fingerprinting the raw body as the service does), and a graceful stop. Each baseline
+// brings its own SQL (`queries`) and its own onRequest hook: server.mjs (bare) and
+// parity-server.mjs (parity).
+import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -83,7 +86,52 @@ function getRoute(pool, queries, deprecationHeaders) {
   };
 }
 
-function createRoute(pool, queries) {
+/** A structured-field string (RFC 8941 section 3.3.3), as the service reads an Idempotency-Key. */
+const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** The key an Idempotency-Key names (quoted or bare), or undefined when it is malformed: the service's rules. */
+function idempotencyKeyOf(value, maxLength) {
+  const quoted = SF_STRING.exec(value);
+  const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : value.startsWith('"') ? undefined : value;
+  return key !== undefined && key.length <= maxLength && VISIBLE_ASCII.test(key) ? key : undefined;
+}
+
+/**
+ * Fastify's JSON parser, plus the raw body of a request with an Idempotency-Key (its fingerprint),
+ * kept as the service keeps it: other requests keep nothing.
+ */
+function parseJsonKeepingRawBody(request, body, done) {
+  if (request.headers['idempotency-key'] !== undefined) request.rawBody = body;
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    error.statusCode = 400;
+    done(error, undefined);
+  }
+}
+
+/**
+ * A create with an Idempotency-Key, as the service makes it: its statement (SERVICE_FACTS), its
+ * values, the SHA-256 of the raw body. The bench sends a new key every time; a key already used
+ * (which the service would replay, or refuse with 422) is only answered 409 here.
+ */
+async function createOnce(pool, idempotency, request, reply, [name, categoryId, status]) {
+  const key = idempotencyKeyOf(request.headers['idempotency-key'], idempotency.keyMaxLength);
+  if (key === undefined) return reply.code(400).send({ code: 'VALIDATION_FAILED', message: idempotency.keyMessage, status: 400 });
+  const fingerprint = createHash('sha256').update(request.rawBody).digest();
+  const values = [request.keyId, key, fingerprint, idempotency.lifetimeSeconds, name, String(categoryId), status];
+  const [row] = (await pool.query({ ...idempotency.statement, values })).rows;
+  if (!row.free || row.id === null) {
+    const retryAfter = idempotency.retryAfterSeconds;
+    const message = `A request with this Idempotency-Key is being processed; retry in ${retryAfter} s`;
+    return reply.code(409).header('retry-after', String(retryAfter)).send({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message, status: 409 });
+  }
+  // The 201 schema serializes the pet's four properties only: `free` is left out.
+  return reply.code(201).header('location', `/v1/pets/${row.id}`).send(row);
+}
+
+function createRoute(pool, queries, idempotency) {
   return {
     schema: {
       body: {
@@ -100,6 +148,8 @@ function createRoute(pool, queries) {
     },
     handler: async (request, reply) => {
       const { name, categoryId, status = 'available' } = request.body;
+      if (request.headers['idempotency-key'] !== undefined)
+        return createOnce(pool, idempotency, request, reply, [name, categoryId, status]);
       const [pet] = (await pool.query(queries.insert(name, categoryId, status))).rows;
       return reply.code(201).header('location', `/v1/pets/${pet.id}`).send(pet);
     },
@@ -108,15 +158,21 @@ function createRoute(pool, queries) {
 
 /**
  * The three routes behind one onRequest hook (the key check, and whatever else the baseline
- * adds to every answer). `queries` builds pg query configs: list(limit, status, after),
- * findById(id), insert(name, categoryId, status).
+ * adds to every answer), which sets `request.keyId`: the API key that idempotency records are
+ * scoped to. `queries` builds pg query configs: list(limit, status, after), findById(id),
+ * insert(name, categoryId, status). `facts` is SERVICE_FACTS.
  */
-export function createBaseline({ pool, queries, deprecationHeaders, onRequest, fastifyOptions = {} }) {
+export function createBaseline({ pool, queries, facts, onRequest, fastifyOptions = {} }) {
   const app = Fastify({ logger: false, ...fastifyOptions });
+  app.decorateRequest('keyId', null);
+  app.decorateRequest('rawBody', null);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonKeepingRawBody);
   app.addHook('onRequest', onRequest);
+  const idempotency = { ...facts.idempotency, statement: facts.statements.createOnce };
   app.get('/v1/pets', listRoute(pool, queries));
-  app.get('/v1/pets/:petId', getRoute(pool, queries, deprecationHeaders));
-  app.post('/v1/pets', createRoute(pool, queries));
+  app.get('/v1/pets/:petId', getRoute(pool, queries, facts.deprecationHeaders));
+  app.post('/v1/pets', createRoute(pool, queries, idempotency));
   return app;
 }
 

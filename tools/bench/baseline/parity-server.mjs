@@ -6,12 +6,14 @@
 //   - the API security headers, `X-Request-Id` (the caller's when it is a plain token);
 //   - the same key check (SHA-256 digest, constant-time compare: the service's BootstrapKeys);
 //   - a per-key fixed-window limit with the `RateLimit-Policy` and `RateLimit` headers;
-//   - getPet's deprecation headers (app.mjs, as the bare baseline).
+//   - getPet's deprecation headers, and createPet with an Idempotency-Key: the service's statement
+//     and values, scoped to the key's id, the raw body's SHA-256 (app.mjs, as the bare baseline).
 // Values come from the built service (SERVICE_FACTS, and the two small pure modules below), not
 // from hand copies; the per-answer formats written here (the RateLimit field, the Link) are held
 // to the service's by run.mjs, which compares both servers' answers before measuring each case.
 // Not mirrored (outside the issue's list): the exact int64 JSON body parser and class-validator
-// of createPet, request metrics, the access log, protocol guards, counting failed authentications.
+// of createPet, request metrics, the access log, protocol guards, counting failed authentications,
+// and the replay of a key already used (the bench sends a new key per request; answered 409 here).
 import { createRequire } from 'node:module';
 import { baselineEnv, createBaseline, createPool, serve } from './app.mjs';
 
@@ -73,12 +75,16 @@ function admit(request, reply, done) {
     reply.code(401).header('www-authenticate', 'Bearer realm="petstore"').send(UNAUTHORIZED);
     return;
   }
+  request.keyId = principal.keyId;
   const quota = countRequest(principal.keyId, Date.now());
   reply.header('ratelimit-policy', rateLimit.policyHeader);
   reply.header('ratelimit', `${RATE_LIMIT_PREFIX}${quota.remaining};t=${quota.resetSeconds}`);
   if (quota.exceeded) {
     const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
-    reply.code(429).header('retry-after', String(Math.max(quota.resetSeconds, 1))).send({ code: 'RATE_LIMITED', message, status: 429 });
+    reply
+      .code(429)
+      .header('retry-after', String(Math.max(quota.resetSeconds, 1)))
+      .send({ code: 'RATE_LIMITED', message, status: 429 });
     return;
   }
   done();
@@ -86,5 +92,5 @@ function admit(request, reply, done) {
 
 // The service's request ids: the caller's X-Request-Id when it is a plain token, else a UUID.
 const fastifyOptions = { genReqId: requestIdFor, requestIdHeader: false };
-const app = createBaseline({ pool, queries, deprecationHeaders: facts.deprecationHeaders, onRequest: admit, fastifyOptions });
+const app = createBaseline({ pool, queries, facts, onRequest: admit, fastifyOptions });
 await serve(app, pool, port);

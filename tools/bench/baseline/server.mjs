@@ -1,6 +1,7 @@
 // The bare baseline, the benchmark's ceiling: the petstore's three routes on raw Fastify 5 + pg
 // (app.mjs) with the brief's SQL and a plain key comparison, and nothing else: no security
 // headers, request ids or rate limits (parity-server.mjs adds those), no Nest, no logging.
+// createPet with an Idempotency-Key sends the service's own statement (app.mjs).
 // Env: see baselineEnv in app.mjs.
 import { baselineEnv, createBaseline, createPool, serve } from './app.mjs';
 
@@ -28,21 +29,29 @@ const SQL = {
 const queries = {
   list: (limit, status, after) =>
     after === undefined
-      ? status ? { ...SQL.listByStatus, values: [status, limit] } : { ...SQL.list, values: [limit] }
-      : status ? { ...SQL.listAfterByStatus, values: [after, status, limit] } : { ...SQL.listAfter, values: [after, limit] },
+      ? status
+        ? { ...SQL.listByStatus, values: [status, limit] }
+        : { ...SQL.list, values: [limit] }
+      : status
+        ? { ...SQL.listAfterByStatus, values: [after, status, limit] }
+        : { ...SQL.listAfter, values: [after, limit] },
   findById: (id) => ({ ...SQL.findById, values: [id] }),
   insert: (name, categoryId, status) => ({ ...SQL.insert, values: [name, String(categoryId), status] }),
 };
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid API key', status: 401 };
 
-async function plainKeyCheck(request, reply) {
+/** A plain comparison: the ceiling should not pay for the service's constant-time digest check. */
+function plainKeyCheck(request, reply, done) {
   const header = request.headers.authorization ?? '';
-  // A plain comparison: the ceiling should not pay for the service's constant-time digest check.
   if (!header.startsWith('Bearer ') || header.slice(7) !== apiKey) {
-    return reply.code(401).header('www-authenticate', 'Bearer realm="petstore"').send(UNAUTHORIZED);
+    reply.code(401).header('www-authenticate', 'Bearer realm="petstore"').send(UNAUTHORIZED);
+    return;
   }
+  // The one key's name, which idempotency records are scoped to.
+  request.keyId = 'bench';
+  done();
 }
 
-const app = createBaseline({ pool, queries, deprecationHeaders: facts.deprecationHeaders, onRequest: plainKeyCheck });
+const app = createBaseline({ pool, queries, facts, onRequest: plainKeyCheck });
 await serve(app, pool, port);

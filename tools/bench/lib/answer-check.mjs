@@ -2,6 +2,7 @@
 // or service/parity would compare different work. One request to each: same status, same header
 // names, same header values and body, but for the numbers that differ from one answer to the
 // next (remaining quota, new ids), which are masked.
+import { randomUUID } from 'node:crypto';
 import { CREATE_BODY } from './load.mjs';
 
 // Differ on every answer, whoever sends it: only their presence is compared.
@@ -14,11 +15,14 @@ const masked = (text) => text.replace(/\d+/g, '#');
 
 const sameValue = (name, want, got) => (COUNTING.has(name) ? masked(want) === masked(got) : want === got);
 
+const creates = (request) => request.kind === 'create' || request.kind === 'create-keyed';
+
 async function answer(baseUrl, request, headers) {
-  const init =
-    request.kind === 'create'
-      ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CREATE_BODY }
-      : { headers };
+  // create-keyed: a key of its own for each request, as the load sends, so that both create.
+  const key = request.kind === 'create-keyed' ? { 'idempotency-key': randomUUID() } : {};
+  const init = creates(request)
+    ? { method: 'POST', headers: { ...headers, ...key, 'content-type': 'application/json' }, body: CREATE_BODY }
+    : { headers };
   const response = await fetch(baseUrl + request.path, init);
   return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
 }
@@ -34,7 +38,7 @@ function differences(expected, actual, request) {
     else if (!PER_ANSWER.has(name) && !sameValue(name, want, got)) found.push(`header ${name}: "${got}" instead of "${want}"`);
   }
   // A GET reads the same rows from both; a POST creates a pet with another id.
-  const [want, got] = request.kind === 'create' ? [masked(expected.body), masked(actual.body)] : [expected.body, actual.body];
+  const [want, got] = creates(request) ? [masked(expected.body), masked(actual.body)] : [expected.body, actual.body];
   if (want !== got) found.push(`body ${got.slice(0, 200)} instead of ${want.slice(0, 200)}`);
   return found;
 }

@@ -40,7 +40,16 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
   const url = `http://127.0.0.1:${port}`;
   const child = spawnTracked(process.execPath, [join(root, script)], {
     cwd: root,
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_KEYS: apiKey, RATE_LIMIT_PER_MINUTE: '999999999', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      API_KEYS: apiKey,
+      RATE_LIMIT_PER_MINUTE: '999999999',
+      ...env,
+    },
   });
   await waitFor200(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${apiKey}` }, child, since: performance.now() });
   return { child, url };
@@ -52,7 +61,8 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
  * its req/s relative to the first variant.
  */
 export async function alternate(tool, variants, request, { connections, reps, seconds }) {
-  const load = (variant, duration) => runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request, connections, seconds: duration });
+  const load = (variant, duration) =>
+    runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request, connections, seconds: duration });
   const runs = variants.map(() => []);
   for (const variant of variants) await load(variant, 1);
   for (let rep = 0; rep < reps; rep++) {

@@ -31,11 +31,12 @@ export async function dropDatabase(adminUrl, name) {
 
 /**
  * Brings `pets` to exactly ids 1..size: drops rows a previous `create` case added beyond
- * `from`, then inserts ids from+1..size with the seed statement (same session as setseed, so
+ * `from` (and the idempotency records of `create-keyed`, which name them), then inserts ids from+1..size with the seed statement (same session as setseed, so
  * the data is the same on every run), then VACUUM ANALYZE.
  */
 export async function growTo(url, from, size) {
   await withClient(url, async (client) => {
+    await client.query('DELETE FROM idempotency_records WHERE pet_id > $1', [from]);
     await client.query('DELETE FROM pets WHERE id > $1', [from]);
     // Identity values are not reused by DELETE; ids must stay 1..size for the `get` case.
     await client.query(`ALTER TABLE pets ALTER COLUMN id RESTART WITH ${from + 1}`);
@@ -83,7 +84,11 @@ export async function explainLists(url) {
       if (plan.prepare) await client.query(`PREPARE ${plan.prepare}`);
       const target = plan.prepare ? `EXECUTE ${plan.execute}` : plan.sql;
       const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${target}`);
-      explained.push({ name: plan.name, sql: plan.prepare ? `PREPARE ${plan.prepare}; EXECUTE ${plan.execute}` : plan.sql, plan: rows.map((row) => row['QUERY PLAN']).join('\n') });
+      explained.push({
+        name: plan.name,
+        sql: plan.prepare ? `PREPARE ${plan.prepare}; EXECUTE ${plan.execute}` : plan.sql,
+        plan: rows.map((row) => row['QUERY PLAN']).join('\n'),
+      });
     }
     return explained;
   });

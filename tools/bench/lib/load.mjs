@@ -1,6 +1,7 @@
 // The load generator: wrk (installed with apt-get when missing and we are root), else
 // autocannon through npx. Both are reduced to one result shape.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from './processes.mjs';
 
@@ -30,7 +31,8 @@ export async function ensureLoadTool(forced) {
 }
 
 /**
- * One load run against `baseUrl`. `request` is { kind: 'path' | 'get' | 'create', path, maxId }.
+ * One load run against `baseUrl`. `request` is { kind: 'path' | 'get' | 'create' | 'create-keyed', path, maxId }.
+ * 'create-keyed' needs wrk: autocannon's CLI cannot give each request a key of its own.
  * Returns { rps, p50Ms, p99Ms, non2xx, socketErrors, errors, statuses? }.
  */
 export async function runLoad(tool, { baseUrl, apiKey, request, connections, seconds, countStatuses }) {
@@ -40,7 +42,8 @@ export async function runLoad(tool, { baseUrl, apiKey, request, connections, sec
 }
 
 async function runWrk({ baseUrl, apiKey, request, connections, seconds, countStatuses }) {
-  const scriptArgs = [request.kind, ...(request.kind === 'get' ? [String(request.maxId)] : []), ...(countStatuses ? ['statuses'] : [])];
+  const kindArgs = { get: [String(request.maxId)], 'create-keyed': [randomBytes(6).toString('hex')] }[request.kind] ?? [];
+  const scriptArgs = [request.kind, ...kindArgs, ...(countStatuses ? ['statuses'] : [])];
   const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '--latency'];
   args.push('-H', `Authorization: Bearer ${apiKey}`, '-s', WRK_SCRIPT, baseUrl + request.path, '--', ...scriptArgs);
   return parseWrk(await runCommand('wrk', args));

@@ -104,6 +104,41 @@ export function formatTargets(rows) {
   return out.join('\n');
 }
 
+/**
+ * For each size and connection count: createPet with a fresh Idempotency-Key beside createPet
+ * without one, on each target: { size, connections, service: { plain, keyed, rpsRatio, p99Ratio }, parity, bare }.
+ */
+export function idempotencyCost(rows) {
+  return rows
+    .filter((row) => row.case === 'create')
+    .flatMap((plain) => {
+      const keyed = rows.find((row) => row.case === 'create-keyed' && row.size === plain.size && row.connections === plain.connections);
+      if (!keyed) return [];
+      const cost = (name) => {
+        const [a, b] = [plain[name], keyed[name]];
+        if (!a || !b || a.skipped || b.skipped) return null;
+        return { plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms };
+      };
+      const costs = Object.fromEntries(TARGET_NAMES.map((name) => [name, cost(name)]));
+      return costs.service ? [{ size: plain.size, connections: plain.connections, ...costs }] : [];
+    });
+}
+
+function formatIdempotencyCost(costs) {
+  if (costs.length === 0) return [];
+  const out = ['createPet with an Idempotency-Key (a new key per request) beside createPet without, req/s and p99 (keyed / plain):'];
+  const cell = (c) =>
+    c
+      ? `${Math.round(c.plain.rps).toLocaleString('en-US').padStart(7)} -> ${Math.round(c.keyed.rps).toLocaleString('en-US').padStart(7)} req/s (x${num(c.rpsRatio)}), p99 x${num(c.p99Ratio)}`
+      : 'skipped';
+  for (const c of costs) {
+    out.push(
+      `  ${sizeLabel(c.size).padEnd(4)} c${String(c.connections).padEnd(3)} ${TARGET_NAMES.map((name) => `${name} ${cell(c[name])}`).join('   ')}`,
+    );
+  }
+  return [...out, ''];
+}
+
 const loadLabel = (load) => load.map((value) => value.toFixed(2)).join(' ');
 
 function formatScaling(scalingRows, sizes) {
@@ -117,7 +152,7 @@ function formatScaling(scalingRows, sizes) {
 }
 
 export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes, loadAverage }) {
-  const out = ['', formatTable(rows), '', formatTargets(rows), ''];
+  const out = ['', formatTable(rows), '', formatTargets(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
   if (scalingRows.length) out.push(...formatScaling(scalingRows, sizes));
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
   const rss = (m, name) => `${name} ${mib(m[name].idleKiB)} / ${mib(m[name].peakKiB)}`;
@@ -125,10 +160,14 @@ export function formatReport({ rows, scalingRows, memory, startup, explain, serv
   out.push('', 'Start-up, spawn to the first 200 on /v1/pets:');
   for (const s of startup) out.push(`  ${s.what.padEnd(52)} ${num(s.ms, 0).padStart(6)} ms`);
   for (const log of serviceLog) {
-    out.push('', `Service log at ${sizeLabel(log.size)} (LOG_LEVEL=warn; last ${Math.min(log.lines.length, 10)} of ${log.lines.length} lines kept):`);
+    out.push(
+      '',
+      `Service log at ${sizeLabel(log.size)} (LOG_LEVEL=warn; last ${Math.min(log.lines.length, 10)} of ${log.lines.length} lines kept):`,
+    );
     out.push(...log.lines.slice(-10).map((line) => `  ${line.slice(0, 300)}`));
   }
-  for (const e of explain) out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
+  for (const e of explain)
+    out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
   out.push('', `Load average (1, 5, 15 min): ${loadLabel(loadAverage.start)} at the start, ${loadLabel(loadAverage.end)} at the end`);
   out.push(`Elapsed: ${elapsedS.toFixed(0)} s`);
   return out.join('\n');

@@ -2,6 +2,8 @@
 --   path            the URL as given (a static request, wrk's fastest mode)
 --   get <maxId>     GET /v1/pets/{random id in 1..maxId}
 --   create          POST /v1/pets with a small JSON body
+--   create-keyed <run>  the same, each request with an Idempotency-Key of its own (<run>-<thread>-<n>):
+--                   every request creates, none replays
 -- A last argument "statuses" counts the answers per status class and prints them. wrk then
 -- parses every response in Lua, which costs throughput, so only the smoke run asks for it.
 
@@ -25,10 +27,19 @@ function init(args)
     request = function()
       return wrk.format("GET", "/v1/pets/" .. math.random(1, maxId))
     end
-  elseif args[1] == "create" then
+  elseif args[1] == "create" or args[1] == "create-keyed" then
     wrk.method = "POST"
     wrk.body = '{"name":"Bench","categoryId":1}'
     wrk.headers["Content-Type"] = "application/json"
+  end
+  if args[1] == "create-keyed" then
+    local prefix = args[2] .. "-" .. seed .. "-"
+    local n = 0
+    request = function()
+      n = n + 1
+      wrk.headers["Idempotency-Key"] = prefix .. n
+      return wrk.format()
+    end
   end
   if args[#args] == "statuses" then
     response = function(status) count(status) end

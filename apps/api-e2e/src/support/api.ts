@@ -45,7 +45,7 @@ export async function call(
     body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json);
     headers['content-type'] ??= 'application/json';
   }
-    const raw = options.body !== undefined || typeof options.json === 'string' || options.contract === false || options.exact === true;
+  const raw = options.body !== undefined || typeof options.json === 'string' || options.contract === false || options.exact === true;
   const response = await fetch(urlOf(path, raw), { method, headers, body });
   const text = await response.text();
   let parsed: unknown;
@@ -81,7 +81,13 @@ export function client(options: { exact?: boolean } = {}): PetstoreClient {
       const text = await response.clone().text();
       const url = new URL(request.url);
       const path = prism ? `/v1${url.pathname}` : url.pathname;
-      expectDocumentedResponse(request.method, `${path}${url.search}`, response.status, response.headers, text ? JSON.parse(text) : undefined);
+      expectDocumentedResponse(
+        request.method,
+        `${path}${url.search}`,
+        response.status,
+        response.headers,
+        text ? JSON.parse(text) : undefined,
+      );
     },
   });
   return petstore;

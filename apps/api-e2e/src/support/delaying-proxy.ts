@@ -32,7 +32,8 @@ export class DelayingProxy {
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise((done) => this.server?.close(done));
+    const server = this.server;
+    if (server) await new Promise((done) => server.close(done));
   }
 
   /** Timers of equal delay fire in the order they were set, so the bytes keep their order. */

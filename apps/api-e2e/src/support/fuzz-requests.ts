@@ -162,7 +162,10 @@ function framingViolations(version: string, headers: readonly Header[]): string[
   if (codings.length > 0) {
     if (lengths.length > 0) violations.push('both Content-Length and Transfer-Encoding');
     if (version !== 'HTTP/1.1') violations.push('Transfer-Encoding before HTTP/1.1');
-    const list = codings.join(',').split(',').map((coding) => coding.trim().toLowerCase());
+    const list = codings
+      .join(',')
+      .split(',')
+      .map((coding) => coding.trim().toLowerCase());
     if (list.at(-1) !== 'chunked' || list.indexOf('chunked') !== list.length - 1) violations.push('chunked is not the one, final coding');
   }
   return violations;
@@ -207,7 +210,11 @@ function requestLine(): fc.Arbitrary<RequestLine> {
 function hostileRequestLine(): fc.Arbitrary<RequestLine> {
   const badMethod = fc.oneof(fc.constantFrom('G@T', 'GET\tX', '', 'GET GET', '\x00GET', 'GET\r\n', 'CONNECT'), byteString(8));
   const rawSegment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }).map((text) => `/v1/pets/${utf8(text)}`);
-  const badTarget = fc.oneof(fc.constantFrom(...BAD_TARGETS), rawSegment, byteString(12).map((bytes) => `/v1/pets?limit=${bytes}`));
+  const badTarget = fc.oneof(
+    fc.constantFrom(...BAD_TARGETS),
+    rawSegment,
+    byteString(12).map((bytes) => `/v1/pets?limit=${bytes}`),
+  );
   return fc.oneof(
     fc.record({ method: badMethod, target: requestTarget() }),
     fc.record({ method: fc.constantFrom(...ROUTE_METHODS, 'CONNECT'), target: badTarget }),
@@ -223,24 +230,109 @@ function hostileHttpVersion(): fc.Arbitrary<string> {
 }
 
 const PET_IDS = [
-  '1', '2', '0', '-1', '00001', '9223372036854775807', '9223372036854775808', '18446744073709551616', '1e3', '1.0', 'abc',
-  '%31', '%2531', '%20', '1%00', '1'.repeat(150), '0x1', '%EF%BC%91', 'null', 'undefined', '__proto__', 'constructor',
+  '1',
+  '2',
+  '0',
+  '-1',
+  '00001',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551616',
+  '1e3',
+  '1.0',
+  'abc',
+  '%31',
+  '%2531',
+  '%20',
+  '1%00',
+  '1'.repeat(150),
+  '0x1',
+  '%EF%BC%91',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
 ];
 const SEGMENTS = [
-  '..', '.', '%2e%2e', '%2E%2e', '%2F', '%2f..', '..%2F', '%5C', '%5c..%5c', '%00', '%', '%z', '%zz', '%E0%A4%A', '%C0%AF', '%C3%A9',
-  '%F0%9F%90%B6', '%ff', '%fe%ff', '%ED%A0%80', ';', ';a=b', '~', '', 'pets', 'v1', 'docs', 'static', 'index.html', 'swagger-ui.css',
-  'swagger-ui-init.js', 'openapi.json', 'etc', 'passwd', '__proto__', 'constructor',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2E%2e',
+  '%2F',
+  '%2f..',
+  '..%2F',
+  '%5C',
+  '%5c..%5c',
+  '%00',
+  '%',
+  '%z',
+  '%zz',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%C3%A9',
+  '%F0%9F%90%B6',
+  '%ff',
+  '%fe%ff',
+  '%ED%A0%80',
+  ';',
+  ';a=b',
+  '~',
+  '',
+  'pets',
+  'v1',
+  'docs',
+  'static',
+  'index.html',
+  'swagger-ui.css',
+  'swagger-ui-init.js',
+  'openapi.json',
+  'etc',
+  'passwd',
+  '__proto__',
+  'constructor',
 ];
 const ROUTES = [
-  '/v1/pets', '/v1/pets', '/v1/pets', '/v1/pets/', '/v1/pets?', '/healthz', '/readyz', '/metrics', '/docs', '/docs/', '/openapi.json',
-  '/openapi.yaml', '/docs/swagger-ui.css', '/docs/swagger-ui-init.js', '//v1/pets', '/v1//pets', '/V1/PETS', '/v1/pets/.', '/v1/pets/..',
-  '/v1/pets/%2e%2e', '/', '/v1',
+  '/v1/pets',
+  '/v1/pets',
+  '/v1/pets',
+  '/v1/pets/',
+  '/v1/pets?',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/docs',
+  '/docs/',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/docs/swagger-ui.css',
+  '/docs/swagger-ui-init.js',
+  '//v1/pets',
+  '/v1//pets',
+  '/V1/PETS',
+  '/v1/pets/.',
+  '/v1/pets/..',
+  '/v1/pets/%2e%2e',
+  '/',
+  '/v1',
 ];
 const PREFIXES = ['', '/v1', '/v1/pets', '/docs', '/docs/static', '/openapi.json', '/healthz', '/v2'];
 /** Targets HTTP does not allow, or not with these methods. */
 const BAD_TARGETS = [
-  '*', '127.0.0.1:80', '', 'v1/pets', '/v1/pets#fragment', '/v1/pets\\..\\x', ' /v1/pets', '/v1/pets HTTP/1.1', '/v1/pe\x00ts',
-  '/v1/pets\x7f', '/v1/"pets"', '/v1/<pets>', '/{pets}', '/v1/pets?limit=1 2', '/v1/pets\r\nX-Injected: 1',
+  '*',
+  '127.0.0.1:80',
+  '',
+  'v1/pets',
+  '/v1/pets#fragment',
+  '/v1/pets\\..\\x',
+  ' /v1/pets',
+  '/v1/pets HTTP/1.1',
+  '/v1/pe\x00ts',
+  '/v1/pets\x7f',
+  '/v1/"pets"',
+  '/v1/<pets>',
+  '/{pets}',
+  '/v1/pets?limit=1 2',
+  '/v1/pets\r\nX-Injected: 1',
 ];
 
 function petId(): fc.Arbitrary<string> {
@@ -266,13 +358,57 @@ function segment(): fc.Arbitrary<string> {
 }
 
 const QUERY_NAMES = [
-  'limit', 'limit', 'status', 'status', 'after', 'after', 'access_token', '__proto__', 'constructor', 'li%6Dit', 'limit[]', 'LIMIT',
-  'status[0]', 'after%00', '', 'x',
+  'limit',
+  'limit',
+  'status',
+  'status',
+  'after',
+  'after',
+  'access_token',
+  '__proto__',
+  'constructor',
+  'li%6Dit',
+  'limit[]',
+  'LIMIT',
+  'status[0]',
+  'after%00',
+  '',
+  'x',
 ];
 const QUERY_VALUES = [
-  '', '0', '1', '20', '100', '101', '-1', '1e2', '+5', '%2B5', '05', '1.5', '%205', '%35', 'abc', '9223372036854775807',
-  '9223372036854775808', 'NaN', 'Infinity', '0x10', 'available', 'pending', 'sold', 'SOLD', 'available,sold', '%00', '%zz', '%',
-  '%EF%BC%91', '1'.repeat(400), 'true', 'null', '[]',
+  '',
+  '0',
+  '1',
+  '20',
+  '100',
+  '101',
+  '-1',
+  '1e2',
+  '+5',
+  '%2B5',
+  '05',
+  '1.5',
+  '%205',
+  '%35',
+  'abc',
+  '9223372036854775807',
+  '9223372036854775808',
+  'NaN',
+  'Infinity',
+  '0x10',
+  'available',
+  'pending',
+  'sold',
+  'SOLD',
+  'available,sold',
+  '%00',
+  '%zz',
+  '%',
+  '%EF%BC%91',
+  '1'.repeat(400),
+  'true',
+  'null',
+  '[]',
 ];
 
 function query(): fc.Arbitrary<string> {
@@ -302,7 +438,10 @@ function hostHeaders(authority: string): fc.Arbitrary<readonly Header[]> {
 function hostileHostHeaders(authority: string): fc.Arbitrary<readonly Header[]> {
   return fc.constantFrom<readonly Header[]>(
     [],
-    [['Host', authority], ['Host', 'evil.example.com']],
+    [
+      ['Host', authority],
+      ['Host', 'evil.example.com'],
+    ],
     [['Host', 'a b']],
     [['Host', '[::1']],
     [['Host', 'example.com:80:80']],
@@ -335,21 +474,54 @@ function authorization(key: string): fc.Arbitrary<readonly Header[]> {
 /** Authorization is no list: two are ambiguous, whichever one a server reads. */
 function repeatedAuthorization(key: string): fc.Arbitrary<readonly Header[]> {
   return fc.constantFrom<readonly Header[]>(
-    [['Authorization', `Bearer ${key}`], ['Authorization', 'Bearer wrong-key']],
-    [['Authorization', 'Bearer wrong-key'], ['Authorization', `Bearer ${key}`]],
-    [['Authorization', `Bearer ${key}`], ['authorization', `Bearer ${key}`]],
+    [
+      ['Authorization', `Bearer ${key}`],
+      ['Authorization', 'Bearer wrong-key'],
+    ],
+    [
+      ['Authorization', 'Bearer wrong-key'],
+      ['Authorization', `Bearer ${key}`],
+    ],
+    [
+      ['Authorization', `Bearer ${key}`],
+      ['authorization', `Bearer ${key}`],
+    ],
   );
 }
 
 const MEDIA_TYPES = [
-  'application/json', 'application/json', 'APPLICATION/JSON', 'application/json;',
-  'application/jsonx', 'application/problem+json', 'application/vnd.api+json', 'text/plain', 'text/json',
-  'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '*/*', '', 'json', 'application/json, text/plain',
+  'application/json',
+  'application/json',
+  'APPLICATION/JSON',
+  'application/json;',
+  'application/jsonx',
+  'application/problem+json',
+  'application/vnd.api+json',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  '*/*',
+  '',
+  'json',
+  'application/json, text/plain',
   'application/json\xff',
 ];
 const CHARSETS = [
-  '', '', '', '; charset=utf-8', '; charset=UTF-8', '; charset="utf-8"', '; charset=latin1', '; charset=iso-8859-1', '; charset=utf-16',
-  '; charset=utf-16le', '; charset=garbage', '; charset=', ';charset=utf-8;charset=latin1', '; boundary=x',
+  '',
+  '',
+  '',
+  '; charset=utf-8',
+  '; charset=UTF-8',
+  '; charset="utf-8"',
+  '; charset=latin1',
+  '; charset=iso-8859-1',
+  '; charset=utf-16',
+  '; charset=utf-16le',
+  '; charset=garbage',
+  '; charset=',
+  ';charset=utf-8;charset=latin1',
+  '; boundary=x',
 ];
 
 /** application/json mostly, so that most bodies get parsed; else any media type, any charset. */
@@ -385,11 +557,13 @@ function cors(): fc.Arbitrary<readonly Header[]> {
   const requestMethod = fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'get', '', 'G@T');
   const requestHeaders = fc.constantFrom('authorization,content-type', 'x-evil', '', 'authorization, content-type, x-request-id');
   const some = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { freq: 2 });
-  const fields = fc.tuple(some(origin), some(requestMethod), some(requestHeaders)).map(([o, m, h]) => [
-    ...(o === null ? [] : [['Origin', o] as const]),
-    ...(m === null ? [] : [['Access-Control-Request-Method', m] as const]),
-    ...(h === null ? [] : [['Access-Control-Request-Headers', h] as const]),
-  ]);
+  const fields = fc
+    .tuple(some(origin), some(requestMethod), some(requestHeaders))
+    .map(([o, m, h]) => [
+      ...(o === null ? [] : [['Origin', o] as const]),
+      ...(m === null ? [] : [['Access-Control-Request-Method', m] as const]),
+      ...(h === null ? [] : [['Access-Control-Request-Headers', h] as const]),
+    ]);
   return fc.oneof({ weight: 5, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fields });
 }
 
@@ -477,17 +651,70 @@ function encoded(json: fc.Arbitrary<string>): fc.Arbitrary<Buffer> {
 }
 
 const NAMES = [
-  '"Rex"', '""', '" "', `"${'a'.repeat(255)}"`, `"${'a'.repeat(256)}"`, `"${'🐶'.repeat(255)}"`, '"\\u0000"', '"a\\nb"', '"Rex\\t"',
-  '"\\ud800"', '"\\udc00x"', '"🐶"', '"\\u202eRex"', '"R\\u0000ex"', 'null', '1', 'true', '[]', '{}', '["Rex"]', '"\\uD83D\\uDC36"',
+  '"Rex"',
+  '""',
+  '" "',
+  `"${'a'.repeat(255)}"`,
+  `"${'a'.repeat(256)}"`,
+  `"${'🐶'.repeat(255)}"`,
+  '"\\u0000"',
+  '"a\\nb"',
+  '"Rex\\t"',
+  '"\\ud800"',
+  '"\\udc00x"',
+  '"🐶"',
+  '"\\u202eRex"',
+  '"R\\u0000ex"',
+  'null',
+  '1',
+  'true',
+  '[]',
+  '{}',
+  '["Rex"]',
+  '"\\uD83D\\uDC36"',
 ];
 const CATEGORY_IDS = [
-  '1', '0', '-1', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '-9223372036854775809', '18446744073709551616',
-  '1.0', '1.5', '1e2', '1E400', '-0', '-0.0', '"1"', 'true', 'null', '[]', '{}', '123456789012345678901234567890', '1' + '0'.repeat(400),
+  '1',
+  '0',
+  '-1',
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '1.0',
+  '1.5',
+  '1e2',
+  '1E400',
+  '-0',
+  '-0.0',
+  '"1"',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '123456789012345678901234567890',
+  '1' + '0'.repeat(400),
 ];
 const STATUSES = ['"available"', '"pending"', '"sold"', '"SOLD"', '""', 'null', '1', '"available "', '["sold"]', '{"toString":1}'];
 const ODD_KEYS = [
-  '__proto__', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf',
-  'id', 'name', 'categoryId', 'status', '', 'n\u0430me', 'name\u0000', 'NAME',
+  '__proto__',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  '__defineGetter__',
+  'isPrototypeOf',
+  'id',
+  'name',
+  'categoryId',
+  'status',
+  '',
+  'n\u0430me',
+  'name\u0000',
+  'NAME',
 ];
 
 /** Objects near the NewPet shape {name, categoryId, status}: each field valid, odd or absent, plus keys that trip up JavaScript. */
@@ -498,10 +725,17 @@ function petLike(): fc.Arbitrary<string> {
   );
   const field = (name: string, values: readonly string[], extra: fc.Arbitrary<string>) => {
     const member = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: extra });
-    return fc.option(member.map((value) => [name, value] as const), { freq: 8 });
+    return fc.option(
+      member.map((value) => [name, value] as const),
+      { freq: 8 },
+    );
   };
   const members = fc.tuple(
-    field('name', NAMES, fc.string({ unit: 'binary', maxLength: 30 }).map((text) => JSON.stringify(text))),
+    field(
+      'name',
+      NAMES,
+      fc.string({ unit: 'binary', maxLength: 30 }).map((text) => JSON.stringify(text)),
+    ),
     field('categoryId', CATEGORY_IDS, fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String)),
     fc.option(field('status', STATUSES, value), { freq: 2 }).map((member) => member ?? null),
     fc.array(fc.tuple(fc.constantFrom(...ODD_KEYS), value), { maxLength: 3 }),
@@ -516,9 +750,11 @@ function validPet(): fc.Arbitrary<string> {
   const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((text) => !/\p{Cc}/u.test(text));
   const categoryId = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map(String);
   const status = fc.option(fc.constantFrom('"available"', '"pending"', '"sold"'), { freq: 3 });
-  return fc.record({ name, categoryId, status }).map(({ name: text, categoryId: id, status: state }) =>
-    objectText([['name', JSON.stringify(text)], ['categoryId', id], ...(state === null ? [] : [['status', state] as const])]),
-  );
+  return fc
+    .record({ name, categoryId, status })
+    .map(({ name: text, categoryId: id, status: state }) =>
+      objectText([['name', JSON.stringify(text)], ['categoryId', id], ...(state === null ? [] : [['status', state] as const])]),
+    );
 }
 
 /** An object written member by member, so that repeated keys and `__proto__` reach the wire as written. */
@@ -551,7 +787,15 @@ function deeplyNested(): fc.Arbitrary<string> {
 }
 
 const BAD_UTF8 = [
-  [0xff], [0xfe], [0x80], [0xc3], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82],
+  [0xff],
+  [0xfe],
+  [0x80],
+  [0xc3],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xe2, 0x82],
 ];
 
 /** A pet whose bytes are not UTF-8: an overlong form, a lone surrogate, a truncated sequence, a stray byte. */
@@ -623,7 +867,12 @@ const MISFRAMINGS: readonly Frame[] = [
   (bytes) => ({ headers: [contentLength(bytes), contentLength(bytes, 1)], bytes }),
   (bytes) => ({ headers: [['Content-Length', `${bytes.length}, ${bytes.length}`]], bytes }),
   ...INVALID_LENGTHS.map((length): Frame => (bytes) => ({ headers: [['Content-Length', length]], bytes })),
-  (bytes) => ({ headers: [['Content-Length', '99999999999999999999']], bytes, mismatch: 'a body shorter than its Content-Length', truncated: true }),
+  (bytes) => ({
+    headers: [['Content-Length', '99999999999999999999']],
+    bytes,
+    mismatch: 'a body shorter than its Content-Length',
+    truncated: true,
+  }),
   // Both framings (the request smuggling vector), and codings other than chunked last.
   (bytes) => ({ headers: [contentLength(bytes), CHUNKED], bytes: oneChunk(bytes) }),
   (bytes) => ({ headers: [CHUNKED, ['Content-Length', '0']], bytes: oneChunk(bytes) }),
@@ -631,10 +880,11 @@ const MISFRAMINGS: readonly Frame[] = [
   ...ODD_CODINGS.map((coding): Frame => (bytes) => ({ headers: [['Transfer-Encoding', coding]], bytes: oneChunk(bytes) })),
   // Chunks that do not add up.
   (bytes) => ({ headers: [CHUNKED], bytes: chunk(hex(bytes.length), bytes), mismatch: 'no last chunk', truncated: true }),
-  ...BAD_CHUNK_SIZES.map(
-    (size): Frame =>
-      (bytes) => ({ headers: [CHUNKED], bytes: Buffer.concat([chunk(size, bytes), LAST_CHUNK]), mismatch: 'a bad chunk size' }),
-  ),
+  ...BAD_CHUNK_SIZES.map((size): Frame => (bytes) => ({
+    headers: [CHUNKED],
+    bytes: Buffer.concat([chunk(size, bytes), LAST_CHUNK]),
+    mismatch: 'a bad chunk size',
+  })),
   (bytes) => ({
     headers: [CHUNKED],
     bytes: Buffer.concat([chunk(hex(bytes.length + 5), bytes), LAST_CHUNK]),

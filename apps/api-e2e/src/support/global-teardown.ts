@@ -13,7 +13,11 @@ export default async function globalTeardown(_config: unknown, project: { global
   }
   const countFile = process.env.E2E_CONTRACT_COUNT_FILE;
   if (countFile && existsSync(countFile)) {
-    const total = readFileSync(countFile, 'utf8').split('\n').filter(Boolean).map(Number).reduce((sum, count) => sum + count, 0);
+    const total = readFileSync(countFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .reduce((sum, count) => sum + count, 0);
     console.log(`\n${total} responses were validated against openapi/petstore.openapi.json`);
     rmSync(countFile);
   }

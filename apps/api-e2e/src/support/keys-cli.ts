@@ -11,7 +11,10 @@ export interface CliResult {
 
 /** Runs the built key CLI (what `npm run keys -- …` runs) with these database variables. */
 export async function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

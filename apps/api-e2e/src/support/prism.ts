@@ -23,7 +23,16 @@ export async function startPrism(upstream: string): Promise<RunningPrism> {
   const port = await freePort();
   const prism: ChildProcess = spawn(
     process.execPath,
-    [resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', 'openapi/petstore.openapi.json', upstream, '-p', String(port), '-h', '127.0.0.1'],
+    [
+      resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'),
+      'proxy',
+      'openapi/petstore.openapi.json',
+      upstream,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -43,7 +52,8 @@ export async function startPrism(upstream: string): Promise<RunningPrism> {
       const violations: string[] = [];
       for (const line of log.split('\n')) {
         if (line.includes('Request received')) request = line.replace(/^.*\[HTTP SERVER\] /, '').replace(/ ℹ.*$/, '');
-        if (line.includes('Violation: response') && !PRISM_NUMBER_LIMIT.test(line)) violations.push(`${request}: ${line.replace(/^.*Violation: /, '')}`);
+        if (line.includes('Violation: response') && !PRISM_NUMBER_LIMIT.test(line))
+          violations.push(`${request}: ${line.replace(/^.*Violation: /, '')}`);
       }
       return violations;
     },

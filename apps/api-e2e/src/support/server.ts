@@ -48,7 +48,15 @@ export async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', API_KEYS: TEST_API_KEY, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      API_KEYS: TEST_API_KEY,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

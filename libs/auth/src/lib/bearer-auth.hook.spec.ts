@@ -48,14 +48,15 @@ async function appWithAuth(): Promise<FastifyInstance> {
   app.setGlobalPrefix('v1');
   app.useGlobalFilters(new ErrorBodyFilter());
   await app.init();
-  const fastify = app.getHttpAdapter().getInstance();
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   await fastify.ready();
   return fastify;
 }
 
 describe('BearerAuthHook', () => {
   let fastify: FastifyInstance;
-  const get = (authorization?: string, url = '/v1/things') => fastify.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+  const get = (authorization?: string, url = '/v1/things') =>
+    fastify.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
 
   beforeEach(async () => {
     fastify = await appWithAuth();

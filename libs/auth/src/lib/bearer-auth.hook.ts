@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { authFailuresCounter, rateLimitedCounter } from './auth-metrics';
 import { AUTH_REALM, type AuthenticationRequest, BearerStrategy } from './bearer.strategy';
-import { parseApiKey } from './keys/api-key-secret';
 import type { Principal } from './principal';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
@@ -15,8 +14,7 @@ export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 
 type FailureReason = 'missing' | 'malformed' | 'invalid';
 
-const challenge = (error?: 'invalid_request' | 'invalid_token') =>
-  `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
+const challenge = (error?: 'invalid_request' | 'invalid_token') => `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
 
 const UNAUTHORIZED: Record<FailureReason, { message: string; challenge: string }> = {
   missing: { message: 'Missing bearer token in the Authorization header', challenge: challenge() },
@@ -36,7 +34,10 @@ function unauthorized(reason: FailureReason, quota: Quota): ApiException {
 function rateLimited(quota: Quota): ApiException {
   rateLimitedCounter.inc({ policy: quota.policy });
   const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
-  return new ApiException(ErrorCode.RateLimited, 429, message, { 'retry-after': String(Math.max(quota.resetSeconds, 1)), ...rateLimitHeaders(quota) });
+  return new ApiException(ErrorCode.RateLimited, 429, message, {
+    'retry-after': String(Math.max(quota.resetSeconds, 1)),
+    ...rateLimitHeaders(quota),
+  });
 }
 
 /**
@@ -67,43 +68,37 @@ export class BearerAuthHook implements OnModuleInit {
   }
 
   private async admit(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-    const clientAddress = clientAddressOf(request);
-    const principal = await authenticate({ headers: request.headers, clientAddress }).catch((error: unknown) =>
-      this.refuse(request, clientAddress, error),
-    );
+    const attempt: AuthenticationRequest = { headers: request.headers, clientAddress: clientAddressOf(request) };
+    const principal = await authenticate(attempt).catch((error: unknown) => this.refuse(request, attempt, error));
     const quota = await this.limits.consumeRequest(principal.keyId);
     if (quota.exceeded) throw rateLimited(quota);
     reply.headers(rateLimitHeaders(quota));
     return principal;
   }
 
-  /**
-   * Counts a failed authentication against the client address: 401, or 429 once the address has
-   * used up its failures. Failures within the budget are logged (naming the key by its public
-   * prefix at most); past it only counted, so that a flood cannot flood the logs too.
-   */
-  private async refuse(request: FastifyRequest, clientAddress: string, error: unknown): Promise<never> {
+  private async refuse(request: FastifyRequest, attempt: AuthenticationRequest, error: unknown): Promise<never> {
     if (!(error instanceof AuthenticationFailure)) throw error;
     authFailuresCounter.inc({ reason: error.reason });
+    const { clientAddress, presented } = attempt;
     const quota = await this.limits.consumeAuthFailure(clientAddress);
     if (quota.exceeded) throw rateLimited(quota);
-    const keyPrefix = parseApiKey(bearerToken(request) ?? '')?.prefix;
-    request.log.warn({ reason: error.reason, keyPrefix, clientAddress }, 'Authentication failed');
+    request.log.warn({ reason: error.reason, keyPrefix: presented?.keyPrefix, clientAddress }, 'Authentication failed');
     throw unauthorized(error.reason, quota);
   }
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  return /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-}
-
+/**
+ * Runs passport-http-bearer on the request's headers. Why it failed is told by what it did:
+ * no header is "missing"; a token it handed to the strategy (which recorded it) is "invalid";
+ * a header it refused to read a token from is "malformed".
+ */
 function authenticate(request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   return new Promise((resolve, reject) => {
-    const onResult = (error: unknown, principal: Principal | false, challenged?: unknown) => {
+    const onResult = (error: unknown, principal: Principal | false) => {
       if (error) reject(error);
       else if (principal) resolve(principal);
-      else reject(new AuthenticationFailure(typeof challenged === 'string' && challenged.includes('invalid_token') ? 'invalid' : 'malformed'));
+      else reject(new AuthenticationFailure(request.presented ? 'invalid' : 'malformed'));
     };
     passport.authenticate('bearer', { session: false }, onResult)(request, {}, reject);
   });

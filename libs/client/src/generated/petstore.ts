@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Add an animal
-         * @description Adds an animal; the service assigns its id.
+         * @description Adds an animal; the service assigns its id. With an `Idempotency-Key`, retries create it once.
          */
         post: operations["createPet"];
         delete?: never;
@@ -83,7 +83,7 @@ export interface components {
          * @description Machine-readable error code
          * @enum {string}
          */
-        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_CHARSET" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "PET_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_CHARSET" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "PET_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
         /** @description The body of every error response */
         Error: {
             /**
@@ -282,7 +282,10 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID, sent again with every retry of that create. 1 to 255 visible ASCII characters, as a structured-field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`): both name the same key. The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the next try runs afresh. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -292,11 +295,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Animal added; body carries the assigned id */
+            /** @description Animal added; body carries the assigned id. Or, with `Idempotent-Replayed`, the stored answer to an earlier request with the same Idempotency-Key */
             201: {
                 headers: {
                     /** @description The new animal */
                     Location?: string;
+                    /** @description Present, `true`, when this answer is the stored answer to an earlier request with the same Idempotency-Key: no pet was created */
+                    "Idempotent-Replayed"?: "true";
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
@@ -315,7 +320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than 32 levels */
+            /** @description Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than 32 levels; or the Idempotency-Key is malformed */
             400: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -357,6 +362,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with this Idempotency-Key is being processed right now; retry after `Retry-After` seconds to get its answer */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying with the same Idempotency-Key */
+                    "Retry-After"?: number;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_PROGRESS",
+                     *       "message": "A request with this Idempotency-Key is being processed; retry in 1 s",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 64 KiB */
             413: {
                 headers: {
@@ -392,6 +419,26 @@ export interface operations {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "Content-Type must be application/json",
                      *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request body; a new request needs a new key */
+            422: {
+                headers: {
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "message": "This Idempotency-Key was used with another request body; send a new key for a new request",
+                     *       "status": 422
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

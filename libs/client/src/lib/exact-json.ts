@@ -6,11 +6,7 @@ import { isInteger, isLosslessNumber, parse, stringify } from 'lossless-json';
  * and oneOf alike), or values inside its properties and items. Written by tools/openapi from the
  * OpenAPI document into generated/int64-locations.ts.
  */
-export type Int64Shape =
-  | 'int64'
-  | { readonly $ref: string }
-  | { readonly anyOf: readonly Int64Shape[] }
-  | ContainerShape;
+export type Int64Shape = 'int64' | { readonly $ref: string } | { readonly anyOf: readonly Int64Shape[] } | ContainerShape;
 
 interface ContainerShape {
   readonly properties?: Readonly<Record<string, Int64Shape>>;

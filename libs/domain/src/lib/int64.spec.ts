@@ -11,10 +11,21 @@ describe('parseInt64', () => {
     expect(parseInt64(text)).toBe(expected);
   });
 
-  it.each(['', 'abc', '1.5', '1e2', '+1', '01', '-0', ' 1', '1 ', '0x10', '9223372036854775808', '-9223372036854775809', '99999999999999999999'])(
-    'refuses %p',
-    (text) => {
-      expect(parseInt64(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '1.5',
+    '1e2',
+    '+1',
+    '01',
+    '-0',
+    ' 1',
+    '1 ',
+    '0x10',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '99999999999999999999',
+  ])('refuses %p', (text) => {
+    expect(parseInt64(text)).toBeUndefined();
+  });
 });

@@ -1,3 +1,4 @@
+import type { CreateOnceResult, IdempotentRequest } from './idempotency';
 import type { NewPet, Pet } from './pet';
 import type { PetQuery } from './pet-page';
 import type { PetStatus } from './pet-status';
@@ -15,4 +16,20 @@ export abstract class PetRepository {
 
   /** Stores a new pet and returns it with its assigned id. */
   abstract create(pet: NewPet & { readonly status: PetStatus }): Promise<Pet>;
+
+  /**
+   * Stores a new pet once per idempotent request: the pet and the record of its answer are
+   * written together or not at all, and the record is kept for `lifetimeSeconds`. A request
+   * whose key has an unexpired record gets that record's pet back (or a mismatch, when the
+   * record belongs to another request); one whose key is being stored right now is told so
+   * at once, without waiting.
+   */
+  abstract createOnce(
+    request: IdempotentRequest,
+    pet: NewPet & { readonly status: PetStatus },
+    lifetimeSeconds: number,
+  ): Promise<CreateOnceResult>;
+
+  /** Deletes at most `limit` expired records of idempotent requests (never their pets); returns how many. */
+  abstract deleteExpiredIdempotencyRecords(limit: number): Promise<number>;
 }

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { MIGRATIONS } from './migrations';
-import { PetEntity } from './pet.entity';
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
 export type DatabaseLocation = { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string };
@@ -22,14 +21,15 @@ const POOL = {
 };
 
 /**
- * The DataSource of the service, for PostgreSQL and PGlite alike: same entities, same migrations
- * (also what TypeORM's migration tooling should be pointed at).
+ * The DataSource of the service, for PostgreSQL and PGlite alike: the connection and the same
+ * migrations. New migrations are written by hand (there is no entity to diff) and appended to MIGRATIONS.
  * PGlite (a WebAssembly PostgreSQL) is loaded only when it is used.
  */
 export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
-    entities: [PetEntity],
+    // No entities: migrations own the schema and the repositories run their own SQL.
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,
@@ -41,4 +41,22 @@ export async function createDataSource(location: DatabaseLocation): Promise<Data
   const { PGliteDriver } = await import('typeorm-pglite');
   const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
   return new DataSource({ ...common, driver });
+}
+
+/** What the repositories need of the driver's pool: node-postgres's Pool, or typeorm-pglite's equivalent. */
+export interface QueryablePool {
+  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The pool under an initialized DataSource, for queries that bypass TypeORM (one round trip,
+ * no query building). TypeORM keeps it in its driver's `master` field on PostgreSQL and PGlite
+ * alike, which is not public API: this is the one place that reaches for it, checked at start,
+ * so that a TypeORM upgrade that moves it stops the service at once (and every e2e run, on both
+ * databases) instead of failing its first request.
+ */
+export function driverPool(dataSource: DataSource): QueryablePool {
+  const pool = (dataSource.driver as unknown as { master?: Partial<QueryablePool> }).master;
+  if (typeof pool?.query !== 'function') throw new Error("TypeORM's driver keeps no queryable pool in `master`: update driverPool");
+  return pool as QueryablePool;
 }

@@ -4,7 +4,7 @@ import { StoreUnavailableError } from '@petstore/domain';
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
-import { createDataSource, type DatabaseLocation } from './data-source';
+import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool } from './data-source';
 import { withMigrationLock } from './migration-lock';
 import { reportPool } from './pool-metrics';
 
@@ -18,10 +18,6 @@ export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 export interface Statement {
   readonly name?: string;
   readonly text: string;
-}
-
-interface QueryablePool {
-  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -54,7 +50,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     this.dataSource = dataSource;
     await dataSource.initialize();
     await this.migrate(dataSource);
-    this.pool = (dataSource.driver as unknown as { master: QueryablePool }).master;
+    this.pool = driverPool(dataSource);
     this.unreportPool = reportPool(this.pool);
     this.makeEmbeddedFilesPrivate();
   }
@@ -79,13 +75,13 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * PGlite's files are private by the data directory's mode (0700) alone, as they come:
-   * PGlite (Emscripten's file system) chmods each file it creates to the mode asked for
-   * inside WebAssembly, 0666 for the template it copies into a new database and 0644 for
-   * what PostgreSQL writes through fopen, so neither the process's umask nor a mode of ours
-   * can reach them. They are made private here, once the database is open (the template is
-   * in place) and again once it is closed (files written at shutdown), so that they stay
-   * private even when the directory is copied or opened up.
+   * Takes group and others' permissions off PGlite's files. They cannot be created private:
+   * Emscripten's file system, under PGlite, chmods each file it creates to the mode asked for
+   * inside WebAssembly (0666 for the template copied into a new database, 0644 for what
+   * PostgreSQL writes through fopen), over the process's umask and any mode of ours. Until this
+   * runs, the data directory's 0700 keeps other users out; it runs once the database is open
+   * (the template in place) and once it is closed (files written at shutdown), so that the
+   * files stay private if the directory is later copied or opened up.
    */
   private makeEmbeddedFilesPrivate(): void {
     // Only while this process holds the directory: never under another process's database.

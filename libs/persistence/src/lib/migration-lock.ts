@@ -16,9 +16,13 @@ const CONNECT_TIMEOUT_MS = 1500;
  * the same migration at once fail on each other's tables. The ones that wait find the migrations
  * done and run none.
  *
- * The lock is a session lock on a connection of its own, outside the pool: the pool's 1.5 s query
- * time-out would cut the wait short, and a session lock belongs to one connection. Closing the
- * connection releases it, also when the process dies mid-migration.
+ * The lock is held on a connection of its own, outside the pool, whose 1.5 s query time-out would
+ * cut the wait short. It is a transaction lock (pg_advisory_xact_lock) in a transaction kept open
+ * while the migrations run, not a session lock (pg_advisory_lock): behind a pooler in transaction
+ * mode (PgBouncer, as in compose's scale profile) a session lock stays on the server connection
+ * after the client has gone, and the next instance to start would wait for it forever. The end of
+ * the transaction releases the lock: the commit, or the connection closing when a migration failed
+ * or the process died.
  */
 export async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
   const client = new Client({
@@ -31,8 +35,11 @@ export async function withMigrationLock<T>(url: string, migrate: () => Promise<T
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    return await migrate();
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    const result = await migrate();
+    await client.query('COMMIT');
+    return result;
   } finally {
     await client.end();
   }

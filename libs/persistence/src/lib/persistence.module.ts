@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Database, DATABASE_LOCATION } from './database';
 import type { DatabaseLocation } from './data-source';
-import { TypeOrmApiKeyRepository } from './typeorm-api-key.repository';
-import { TypeOrmPetRepository } from './typeorm-pet.repository';
+import { SqlApiKeyRepository } from './sql-api-key.repository';
+import { SqlPetRepository } from './sql-pet.repository';
 
 /** The database and the repository adapters built on it. */
 @Module({})
@@ -10,8 +10,8 @@ export class PersistenceModule {
   static forRoot(location: DatabaseLocation): DynamicModule {
     return {
       module: PersistenceModule,
-      providers: [{ provide: DATABASE_LOCATION, useValue: location }, Database, TypeOrmPetRepository, TypeOrmApiKeyRepository],
-      exports: [Database, TypeOrmPetRepository, TypeOrmApiKeyRepository],
+      providers: [{ provide: DATABASE_LOCATION, useValue: location }, Database, SqlPetRepository, SqlApiKeyRepository],
+      exports: [Database, SqlPetRepository, SqlApiKeyRepository],
     };
   }
 }

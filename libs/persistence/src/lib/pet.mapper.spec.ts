@@ -11,7 +11,12 @@ describe('toPet', () => {
   });
 
   it('keeps the bigint ids of PGlite', () => {
-    expect(toPet({ id: 7n, name: 'Tom', categoryId: 2n, status: 'pending' })).toEqual({ id: 7n, name: 'Tom', categoryId: 2n, status: 'pending' });
+    expect(toPet({ id: 7n, name: 'Tom', categoryId: 2n, status: 'pending' })).toEqual({
+      id: 7n,
+      name: 'Tom',
+      categoryId: 2n,
+      status: 'pending',
+    });
   });
 
   it('refuses a row with an unknown status', () => {

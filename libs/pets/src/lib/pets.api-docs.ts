@@ -1,7 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader as ApiRequestHeader,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { ApiCommonErrorResponses, ApiErrorResponse, type ApiHeader, ErrorCode, JSON_MAX_DEPTH, RATE_LIMIT_HEADERS } from '@petstore/core';
-import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
 
@@ -26,6 +35,40 @@ const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
   Link: { description: 'The replacement: the pet list with its status filter', schema: constant(GET_PET_DEPRECATION_HEADERS.link) },
 };
 
+/** Seconds a retry is asked to wait for the first request with its Idempotency-Key, which takes milliseconds. */
+export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Either form of the key: bare visible ASCII (not opening with a quote), or a structured-field
+ * string whose content, `"` and `\` escaped, is visible ASCII. Both hold 1 to 255 characters of key.
+ */
+const IDEMPOTENCY_KEY_PATTERN =
+  `^(?:[\\x21\\x23-\\x7e][\\x21-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_LENGTH - 1}}` +
+  `|"(?:[\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x22\\x5c]){1,${IDEMPOTENCY_KEY_MAX_LENGTH}}")$`;
+/** The longest header value: a quoted key whose every character is escaped. */
+const IDEMPOTENCY_KEY_VALUE_MAX_LENGTH = 2 + 2 * IDEMPOTENCY_KEY_MAX_LENGTH;
+const UUID_EXAMPLE = '8e03978e-40d5-43e8-bc93-6894a57f9324';
+
+const IDEMPOTENCY_KEY_DESCRIPTION = [
+  'Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID,',
+  `sent again with every retry of that create. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, as a`,
+  `structured-field string (\`"${UUID_EXAMPLE}"\`) or bare (\`${UUID_EXAMPLE}\`): both name the same key.`,
+  "The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets",
+  'its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are',
+  "scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the",
+  'next try runs afresh.',
+].join(' ');
+
+const IDEMPOTENT_REPLAYED: ApiHeader = {
+  description:
+    'Present, `true`, when this answer is the stored answer to an earlier request with the same Idempotency-Key: no pet was created',
+  schema: constant('true'),
+};
+const IDEMPOTENCY_RETRY_AFTER: ApiHeader = {
+  description: 'Seconds to wait before retrying with the same Idempotency-Key',
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60, example: IDEMPOTENCY_RETRY_AFTER_SECONDS },
+};
+
 export function ApiListPets() {
   return applyDecorators(
     ApiExtraModels(PetDto),
@@ -40,7 +83,13 @@ export function ApiListPets() {
       name: 'limit',
       required: false,
       description: 'Maximum number of animals returned',
-      schema: { type: 'integer', format: 'int32', minimum: PET_PAGE_MIN_LIMIT, maximum: PET_PAGE_MAX_LIMIT, default: PET_PAGE_DEFAULT_LIMIT },
+      schema: {
+        type: 'integer',
+        format: 'int32',
+        minimum: PET_PAGE_MIN_LIMIT,
+        maximum: PET_PAGE_MAX_LIMIT,
+        default: PET_PAGE_DEFAULT_LIMIT,
+      },
     }),
     ApiQuery({ name: 'status', required: false, description: 'Filters by availability', enum: PET_STATUSES, enumName: 'PetStatus' }),
     ApiQuery({
@@ -55,7 +104,10 @@ export function ApiListPets() {
       schema: { type: 'array', maxItems: PET_PAGE_MAX_LIMIT, items: { $ref: getSchemaPath(PetDto) } },
       example: [PET_EXAMPLE],
       headers: {
-        Link: { description: 'The next page, present when this page is full (RFC 8288)', schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"') },
+        Link: {
+          description: 'The next page, present when this page is full (RFC 8288)',
+          schema: matching('^</v1/pets\\?[^>]*>; rel="next"$', '</v1/pets?limit=20&after=20>; rel="next"'),
+        },
         ...RATE_LIMIT_HEADERS,
       },
     }),
@@ -66,20 +118,54 @@ export function ApiListPets() {
 
 export function ApiCreatePet() {
   return applyDecorators(
-    ApiOperation({ operationId: 'createPet', summary: 'Add an animal', description: 'Adds an animal; the service assigns its id.' }),
-    ApiBody({ type: CreatePetDto, required: true, examples: { rex: { summary: 'An available dog', value: { name: 'Rex', categoryId: 1, status: 'available' } } } }),
+    ApiOperation({
+      operationId: 'createPet',
+      summary: 'Add an animal',
+      description: 'Adds an animal; the service assigns its id. With an `Idempotency-Key`, retries create it once.',
+    }),
+    // No example value: Swagger UI would fill it in, and send one key with every pet tried out there.
+    ApiRequestHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: IDEMPOTENCY_KEY_DESCRIPTION,
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_VALUE_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
+    }),
+    ApiBody({
+      type: CreatePetDto,
+      required: true,
+      examples: { rex: { summary: 'An available dog', value: { name: 'Rex', categoryId: 1, status: 'available' } } },
+    }),
     ApiResponse({
       status: 201,
-      description: 'Animal added; body carries the assigned id',
+      description:
+        'Animal added; body carries the assigned id. Or, with `Idempotent-Replayed`, the stored answer to an earlier request with the same Idempotency-Key',
       type: PetDto,
       example: PET_EXAMPLE,
-      headers: { Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') }, ...RATE_LIMIT_HEADERS },
+      headers: {
+        Location: { description: 'The new animal', schema: matching('^/v1/pets/[1-9][0-9]{0,18}$', '/v1/pets/1') },
+        'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
+        ...RATE_LIMIT_HEADERS,
+      },
     }),
     ApiErrorResponse(
       400,
-      `Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than ${JSON_MAX_DEPTH} levels`,
+      `Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than ${JSON_MAX_DEPTH} levels; ` +
+        'or the Idempotency-Key is malformed',
       ErrorCode.ValidationFailed,
       'name is required',
+    ),
+    ApiErrorResponse(
+      409,
+      'A request with this Idempotency-Key is being processed right now; retry after `Retry-After` seconds to get its answer',
+      ErrorCode.IdempotencyKeyInProgress,
+      `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
+      { 'Retry-After': IDEMPOTENCY_RETRY_AFTER },
+    ),
+    ApiErrorResponse(
+      422,
+      'This Idempotency-Key was used with another request body; a new request needs a new key',
+      ErrorCode.IdempotencyKeyReused,
+      'This Idempotency-Key was used with another request body; send a new key for a new request',
     ),
     ApiErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
     ApiErrorResponse(415, 'Body is not application/json', ErrorCode.UnsupportedMediaType, 'Content-Type must be application/json'),
@@ -97,8 +183,20 @@ export function ApiGetPet() {
     }),
     // The example goes in the schema: @nestjs/swagger drops an ApiParam's own `example` when a schema is given.
     ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', example: 1 } }),
-    ApiResponse({ status: 200, description: 'The animal exists', type: PetDto, example: PET_EXAMPLE, headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS } }),
-    ApiErrorResponse(400, 'petId is not a 64-bit integer', ErrorCode.ValidationFailed, 'petId must be a 64-bit integer', DEPRECATION_HEADERS),
+    ApiResponse({
+      status: 200,
+      description: 'The animal exists',
+      type: PetDto,
+      example: PET_EXAMPLE,
+      headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS },
+    }),
+    ApiErrorResponse(
+      400,
+      'petId is not a 64-bit integer',
+      ErrorCode.ValidationFailed,
+      'petId must be a 64-bit integer',
+      DEPRECATION_HEADERS,
+    ),
     ApiErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
     ApiCommonErrorResponses(),
   );

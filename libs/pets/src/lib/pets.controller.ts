@@ -1,13 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig, RouteSchema } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { type RouteHeadersConfig, validationFailed } from '@petstore/core';
+import type { Principal } from '@petstore/auth';
+import { ApiException, ErrorCode, IDEMPOTENCY_KEY_HEADER, type RouteHeadersConfig, validationFailed } from '@petstore/core';
 import { parseInt64, type Pet } from '@petstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
+import { idempotencyKeyOf } from './idempotency-key.header';
 import { AFTER_MESSAGE, LIST_PETS_QUERY_SCHEMA, PET_LIST_SCHEMA, PET_SCHEMA, type ListPetsQuery } from './pet.schemas';
 import { JsonBodyValidationPipe, ParseInt64Pipe } from './pipes';
-import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS } from './pets.api-docs';
+import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
 import { PetsService } from './pets.service';
 
 /** Every answer of getPet, errors included, carries its deprecation headers. */
@@ -21,6 +24,32 @@ function afterOf(query: ListPetsQuery): bigint | undefined {
   return after;
 }
 
+/** A retry of an idempotent create that must wait for the first request to finish. */
+function keyInProgress(): ApiException {
+  return new ApiException(
+    ErrorCode.IdempotencyKeyInProgress,
+    409,
+    `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
+    { 'retry-after': String(IDEMPOTENCY_RETRY_AFTER_SECONDS) },
+  );
+}
+
+/** An Idempotency-Key sent again with another request than the one it was first used for. */
+function keyReused(): ApiException {
+  return new ApiException(
+    ErrorCode.IdempotencyKeyReused,
+    422,
+    'This Idempotency-Key was used with another request body; send a new key for a new request',
+  );
+}
+
+/** The API key that sent a request: authentication ran before any handler of /v1. */
+function principalOf(request: FastifyRequest): Principal {
+  const principal = request.principal;
+  if (!principal) throw new Error('An authenticated route was reached without a principal');
+  return principal;
+}
+
 @ApiTags('pets')
 @ApiBearerAuth('bearer')
 @Controller('pets')
@@ -30,7 +59,11 @@ export class PetsController {
   @Get()
   @RouteSchema({ querystring: LIST_PETS_QUERY_SCHEMA, response: { 200: PET_LIST_SCHEMA } })
   @ApiListPets()
-  async list(@Query() query: ListPetsQuery, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet[]> {
+  async list(
+    @Query() query: ListPetsQuery,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Pet[]> {
     const limit = Number(query.limit);
     const pets = await this.pets.list({ limit, status: query.status, after: afterOf(query) });
     if (pets.length === limit) {
@@ -50,9 +83,34 @@ export class PetsController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Pet> {
-    const pet = await this.pets.create(body);
+    const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);
+    const pet = idempotencyKey === undefined ? await this.pets.create(body) : await this.createOnce(idempotencyKey, body, request, reply);
     void reply.header('location', `${request.routeOptions.url}/${pet.id}`);
     return pet;
+  }
+
+  /**
+   * A create with an Idempotency-Key: the new pet, or the one an earlier request with this key
+   * and these exact body bytes created (a replay, which says so). Same Location either way, since
+   * it is the pet's.
+   */
+  private async createOnce(key: string, body: CreatePetDto, request: FastifyRequest, reply: FastifyReply): Promise<Pet> {
+    // The body as received, byte for byte: a request is the same request only if it says the same thing the same way.
+    const fingerprint = createHash('sha256')
+      .update(request.rawBody ?? '')
+      .digest();
+    const result = await this.pets.createOnce(principalOf(request).keyId, key, fingerprint, body);
+    switch (result.outcome) {
+      case 'created':
+        return result.pet;
+      case 'replayed':
+        void reply.header('idempotent-replayed', 'true');
+        return result.pet;
+      case 'mismatch':
+        throw keyReused();
+      case 'in-progress':
+        throw keyInProgress();
+    }
   }
 
   @Get(':petId')

@@ -1,5 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PetRepository } from '@petstore/domain';
+import { IdempotencyRecordSweeper } from './idempotency-record.sweeper';
+import { IDEMPOTENCY_OPTIONS, type IdempotencyOptions } from './idempotency.options';
 import { PetsController } from './pets.controller';
 import { PetsService } from './pets.service';
 
@@ -8,6 +10,8 @@ export interface PetsModuleOptions {
   readonly imports: NonNullable<ModuleMetadata['imports']>;
   /** The PetRepository adapter to store pets with. */
   readonly repository: Type<PetRepository>;
+  /** How creates with an Idempotency-Key are kept. */
+  readonly idempotency: IdempotencyOptions;
 }
 
 /** The pets HTTP API and its use cases, on whichever PetRepository the app binds. */
@@ -18,7 +22,12 @@ export class PetsModule {
       module: PetsModule,
       imports: options.imports,
       controllers: [PetsController],
-      providers: [PetsService, { provide: PetRepository, useExisting: options.repository }],
+      providers: [
+        PetsService,
+        IdempotencyRecordSweeper,
+        { provide: PetRepository, useExisting: options.repository },
+        { provide: IDEMPOTENCY_OPTIONS, useValue: options.idempotency },
+      ],
     };
   }
 }

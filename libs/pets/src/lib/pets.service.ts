@@ -1,10 +1,23 @@
-import { Injectable } from '@nestjs/common';
-import { DEFAULT_PET_STATUS, PetNotFoundError, PetRepository, type NewPet, type Pet, type PetQuery } from '@petstore/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type CreateOnceResult,
+  DEFAULT_PET_STATUS,
+  PetNotFoundError,
+  PetRepository,
+  type NewPet,
+  type Pet,
+  type PetQuery,
+  type PetStatus,
+} from '@petstore/domain';
+import { IDEMPOTENCY_OPTIONS, type IdempotencyOptions } from './idempotency.options';
 
 /** The pet store's use cases. */
 @Injectable()
 export class PetsService {
-  constructor(private readonly pets: PetRepository) {}
+  constructor(
+    private readonly pets: PetRepository,
+    @Inject(IDEMPOTENCY_OPTIONS) private readonly idempotency: IdempotencyOptions,
+  ) {}
 
   list(query: PetQuery): Promise<Pet[]> {
     return this.pets.list(query);
@@ -17,6 +30,20 @@ export class PetsService {
   }
 
   create(pet: NewPet): Promise<Pet> {
-    return this.pets.create({ name: pet.name, categoryId: pet.categoryId, status: pet.status ?? DEFAULT_PET_STATUS });
+    return this.pets.create(withStatus(pet));
   }
+
+  /**
+   * Creates a pet once for all the requests that `principal` sends with `key`: the first creates
+   * it, and for the key's lifetime the same request gets the same pet back; another request with
+   * that key (another `fingerprint`) is a mismatch, and one that meets the first still running is
+   * told it is in progress.
+   */
+  createOnce(principal: string, key: string, fingerprint: Uint8Array, pet: NewPet): Promise<CreateOnceResult> {
+    return this.pets.createOnce({ principal, key, fingerprint }, withStatus(pet), this.idempotency.lifetimeSeconds);
+  }
+}
+
+function withStatus(pet: NewPet): NewPet & { readonly status: PetStatus } {
+  return { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? DEFAULT_PET_STATUS };
 }

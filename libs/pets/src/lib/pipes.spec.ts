@@ -24,7 +24,11 @@ describe('JsonBodyValidationPipe', () => {
   });
 
   it('accepts a status', async () => {
-    await expect(validate({ name: 'Rex', categoryId: 1n, status: 'sold' })).resolves.toEqual({ name: 'Rex', categoryId: 1n, status: 'sold' });
+    await expect(validate({ name: 'Rex', categoryId: 1n, status: 'sold' })).resolves.toEqual({
+      name: 'Rex',
+      categoryId: 1n,
+      status: 'sold',
+    });
   });
 
   it('accepts the largest int64 category id', async () => {
@@ -60,7 +64,9 @@ describe('JsonBodyValidationPipe', () => {
   });
 
   it.each([2n ** 63n, -(2n ** 63n) - 1n])('refuses the category id %p outside int64', async (categoryId) => {
-    expect(await messageFor({ name: 'Rex', categoryId })).toContain('categoryId must be an integer from -9223372036854775808 to 9223372036854775807');
+    expect(await messageFor({ name: 'Rex', categoryId })).toContain(
+      'categoryId must be an integer from -9223372036854775808 to 9223372036854775807',
+    );
   });
 
   it('refuses a category id given as a string', async () => {

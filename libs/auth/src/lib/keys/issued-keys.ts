@@ -109,7 +109,9 @@ export class IssuedKeys {
     const last = this.lastTouched.get(key.prefix) ?? key.lastUsedAt?.getTime() ?? 0;
     if (now - last < LAST_USED_PRECISION_MS) return;
     this.lastTouched.set(key.prefix, now);
-    this.repository.touch(key.id).catch((error: unknown) => this.logger.warn(`Could not record the use of key ${key.prefix}: ${String(error)}`));
+    this.repository
+      .touch(key.id)
+      .catch((error: unknown) => this.logger.warn(`Could not record the use of key ${key.prefix}: ${String(error)}`));
   }
 }
 

@@ -44,7 +44,10 @@ describe('KeyAdminSocket', () => {
 
   it('runs a command for a client and answers with its result', async () => {
     keys.create.mockResolvedValueOnce({ key: { id: '1', name: 'ci' }, token: 'ps_token' });
-    await expect(sendKeyCommand(path, { command: 'create', name: 'ci' })).resolves.toEqual({ created: { id: '1', name: 'ci' }, token: 'ps_token' });
+    await expect(sendKeyCommand(path, { command: 'create', name: 'ci' })).resolves.toEqual({
+      created: { id: '1', name: 'ci' },
+      token: 'ps_token',
+    });
     expect(keys.create).toHaveBeenCalledWith('ci');
   });
 

@@ -8,7 +8,10 @@ import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
 import { IssuedKeys, InvalidKeyNameError } from './issued-keys';
 
 /** What an operator asks of the key store: the same commands for the CLI and the admin socket. */
-export type KeyCommand = { readonly command: 'create'; readonly name: string } | { readonly command: 'list' } | { readonly command: 'revoke'; readonly ref: ApiKeyRef };
+export type KeyCommand =
+  | { readonly command: 'create'; readonly name: string }
+  | { readonly command: 'list' }
+  | { readonly command: 'revoke'; readonly ref: ApiKeyRef };
 
 export type KeyCommandResult =
   | { readonly created: ApiKeyRecord; readonly token: string }

@@ -8,7 +8,13 @@ describe('RateLimits in memory', () => {
     jest.useFakeTimers({ now: 0 });
     const limits = new RateLimits({ perKeyPerMinute: 2, authFailuresPerMinute: 5 });
 
-    await expect(limits.consumeRequest('a')).resolves.toEqual({ policy: 'per-key', limit: 2, remaining: 1, resetSeconds: 60, exceeded: false });
+    await expect(limits.consumeRequest('a')).resolves.toEqual({
+      policy: 'per-key',
+      limit: 2,
+      remaining: 1,
+      resetSeconds: 60,
+      exceeded: false,
+    });
     jest.advanceTimersByTime(20_500);
     await expect(limits.consumeRequest('a')).resolves.toMatchObject({ remaining: 0, resetSeconds: 40, exceeded: false });
     await expect(limits.consumeRequest('a')).resolves.toMatchObject({ remaining: 0, resetSeconds: 40, exceeded: true });

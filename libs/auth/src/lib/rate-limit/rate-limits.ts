@@ -154,7 +154,8 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       () => false,
     );
     const timedOut = new Promise<boolean>((resolve) => setTimeout(resolve, REDIS_CONNECT_WAIT_MS, false).unref());
-    if (!(await Promise.race([connected, timedOut]))) this.logger.warn('Redis is not reachable: rate limits are counted per instance until it is');
+    if (!(await Promise.race([connected, timedOut])))
+      this.logger.warn('Redis is not reachable: rate limits are counted per instance until it is');
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -163,7 +164,12 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
 
   private sharedPolicy(name: string, limit: number): Policy {
     const shared = this.redis
-      ? new RateLimiterRedis({ keyPrefix: `petstore:rate-limit:${name}`, points: limit, duration: RATE_LIMIT_WINDOW_SECONDS, storeClient: this.redis })
+      ? new RateLimiterRedis({
+          keyPrefix: `petstore:rate-limit:${name}`,
+          points: limit,
+          duration: RATE_LIMIT_WINDOW_SECONDS,
+          storeClient: this.redis,
+        })
       : undefined;
     return new Policy(name, limit, RATE_LIMIT_WINDOW_SECONDS, shared);
   }

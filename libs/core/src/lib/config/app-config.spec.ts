@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       httpTimeouts: { headersMs: 10000, requestMs: 15000, keepAliveMs: 65000 },
+      idempotencyKeyLifetimeSeconds: 86400,
       metrics: { port: undefined, token: undefined },
       logLevel: 'info',
       production: false,
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
         HTTP_HEADERS_TIMEOUT_MS: '5000',
         HTTP_REQUEST_TIMEOUT_MS: '30000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+        IDEMPOTENCY_KEY_LIFETIME_SECONDS: '3600',
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
         TRUST_PROXY: '10.0.0.0/8,127.0.0.1,loopback',
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
       httpTimeouts: { headersMs: 5000, requestMs: 30000, keepAliveMs: 75000 },
+      idempotencyKeyLifetimeSeconds: 3600,
       metrics: { port: 9464, token: 'scrape-token-0123456789' },
       logLevel: 'debug',
       production: true,
@@ -147,15 +150,18 @@ describe('loadConfig', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', 1000, 600000],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 600000],
     ['METRICS_PORT', 1, 65535],
+    ['IDEMPOTENCY_KEY_LIFETIME_SECONDS', 1, 2592000],
   ])('the integer variable %s', (variable, min, max) => {
     // The request timeout may not be below the headers timeout: keep the other one out of the way.
-    const base: Record<string, string> = {
-      HTTP_HEADERS_TIMEOUT_MS: { HTTP_REQUEST_TIMEOUT_MS: '600000' },
-      HTTP_REQUEST_TIMEOUT_MS: { HTTP_HEADERS_TIMEOUT_MS: '1000' },
-    }[variable] ?? {};
+    const base: Record<string, string> =
+      {
+        HTTP_HEADERS_TIMEOUT_MS: { HTTP_REQUEST_TIMEOUT_MS: '600000' },
+        HTTP_REQUEST_TIMEOUT_MS: { HTTP_HEADERS_TIMEOUT_MS: '1000' },
+      }[variable] ?? {};
     const configured = (value: string) => {
       const config = loadConfig({ ...base, [variable]: value });
-      return [config.port, config.rateLimitPerMinute, config.authFailuresPerMinute, config.metrics.port, ...Object.values(config.httpTimeouts)];
+      const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, httpTimeouts, idempotencyKeyLifetimeSeconds } = config;
+      return [port, rateLimitPerMinute, authFailuresPerMinute, metrics.port, ...Object.values(httpTimeouts), idempotencyKeyLifetimeSeconds];
     };
 
     it.each([String(min), String(max), ` ${max} `])('takes %p', (value) => {

@@ -19,6 +19,8 @@ const PER_MINUTE: IntegerRange = { min: 1, max: 1_000_000_000 };
 const HTTP_TIMEOUT_MS: IntegerRange = { min: 1000, max: 600_000 };
 /** Proxies in front of the service (load balancer, ingress, CDN…): a handful at most. */
 const PROXY_HOPS: IntegerRange = { min: 1, max: 10 };
+/** From a second (tests) to 30 days: a client retries within minutes or hours; the records cost a row each meanwhile. */
+const IDEMPOTENCY_LIFETIME_SECONDS: IntegerRange = { min: 1, max: 30 * 24 * 3600 };
 
 /** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
@@ -30,6 +32,8 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 /** Above the 60 s idle time-out of common load balancers, so that they never reuse a connection the service has just closed. */
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short enough to bound the table. */
+const DEFAULT_IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 3600;
 
 /** Named address ranges proxy-addr knows. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -147,6 +151,9 @@ class Environment {
   @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS)
   HTTP_KEEP_ALIVE_TIMEOUT_MS!: number;
 
+  @IntegerVariable(IDEMPOTENCY_LIFETIME_SECONDS, DEFAULT_IDEMPOTENCY_KEY_LIFETIME_SECONDS)
+  IDEMPOTENCY_KEY_LIFETIME_SECONDS!: number;
+
   @Transform(emptyAsUnset)
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -212,6 +219,8 @@ export abstract class AppConfig {
    */
   abstract readonly trustProxy: number | readonly string[] | false;
   abstract readonly httpTimeouts: HttpTimeouts;
+  /** How long the answer to a create with an Idempotency-Key is kept for its retries, in seconds. */
+  abstract readonly idempotencyKeyLifetimeSeconds: number;
   /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
   abstract readonly metrics: MetricsAccess;
   abstract readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -269,6 +278,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    idempotencyKeyLifetimeSeconds: parsed.IDEMPOTENCY_KEY_LIFETIME_SECONDS,
     metrics: { port: parsed.METRICS_PORT, token: parsed.METRICS_TOKEN },
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
@@ -304,6 +314,7 @@ export const CONFIG_VARIABLES: readonly (keyof Environment)[] = [
   'HTTP_HEADERS_TIMEOUT_MS',
   'HTTP_REQUEST_TIMEOUT_MS',
   'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  'IDEMPOTENCY_KEY_LIFETIME_SECONDS',
   'REDIS_URL',
   'CORS_ORIGINS',
   'TRUST_PROXY',

@@ -11,7 +11,8 @@ export interface ApiHeader {
 }
 
 const WWW_AUTHENTICATE: ApiHeader = {
-  description: 'The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent',
+  description:
+    'The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent',
   schema: {
     type: 'string',
     pattern: '^Bearer realm="petstore"(, error="invalid_(request|token)")?$',
@@ -43,7 +44,12 @@ export const RATE_LIMIT_HEADERS: Readonly<Record<string, ApiHeader>> = {
   'RateLimit-Policy': {
     description:
       'The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds',
-    schema: { type: 'string', pattern: `^${POLICY};q=[1-9][0-9]{0,8};w=${RATE_LIMIT_WINDOW_SECONDS}$`, maxLength: 64, example: '"per-key";q=6000;w=60' },
+    schema: {
+      type: 'string',
+      pattern: `^${POLICY};q=[1-9][0-9]{0,8};w=${RATE_LIMIT_WINDOW_SECONDS}$`,
+      maxLength: 64,
+      example: '"per-key";q=6000;w=60',
+    },
   },
   RateLimit: {
     description: 'What is left of it: `r` requests remaining, `t` seconds until the window resets',
@@ -53,14 +59,24 @@ export const RATE_LIMIT_HEADERS: Readonly<Record<string, ApiHeader>> = {
 
 /** The error answers every operation can give, whatever it does. */
 const COMMON: Readonly<Record<number, { description: string; code: ErrorCode; message: string; headers?: Record<string, ApiHeader> }>> = {
-  401: { description: 'API key missing or invalid', code: ErrorCode.Unauthorized, message: 'Invalid API key', headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
+  401: {
+    description: 'API key missing or invalid',
+    code: ErrorCode.Unauthorized,
+    message: 'Invalid API key',
+    headers: { 'WWW-Authenticate': WWW_AUTHENTICATE },
+  },
   429: {
-    description: "Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets",
+    description:
+      "Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets",
     code: ErrorCode.RateLimited,
     message: 'Rate limit exceeded; retry in 42 s',
     headers: { 'Retry-After': RATE_LIMITED_RETRY_AFTER },
   },
-  500: { description: 'Unexpected failure; details are logged with the request id, never returned', code: ErrorCode.InternalError, message: 'Internal server error' },
+  500: {
+    description: 'Unexpected failure; details are logged with the request id, never returned',
+    code: ErrorCode.InternalError,
+    message: 'Internal server error',
+  },
   503: {
     description: 'The database is unreachable; retry later',
     code: ErrorCode.ServiceUnavailable,
@@ -70,8 +86,20 @@ const COMMON: Readonly<Record<number, { description: string; code: ErrorCode; me
 };
 
 /** Documents one Error answer of an operation, with an example body and the rate-limit headers. */
-export function ApiErrorResponse(status: number, description: string, code: ErrorCode, message: string, headers?: Record<string, ApiHeader>) {
-  return ApiResponse({ status, description, type: ErrorBody, example: { code, message, status }, headers: { ...headers, ...RATE_LIMIT_HEADERS } });
+export function ApiErrorResponse(
+  status: number,
+  description: string,
+  code: ErrorCode,
+  message: string,
+  headers?: Record<string, ApiHeader>,
+) {
+  return ApiResponse({
+    status,
+    description,
+    type: ErrorBody,
+    example: { code, message, status },
+    headers: { ...headers, ...RATE_LIMIT_HEADERS },
+  });
 }
 
 /** Documents 401, 429, 500 and 503, which every authenticated operation can answer. */

@@ -10,7 +10,11 @@ export class ErrorBody {
   @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode', description: 'Machine-readable error code', example: ErrorCode.ValidationFailed })
   code!: ErrorCode;
 
-  @ApiProperty({ description: 'Human-readable description', maxLength: ERROR_MESSAGE_MAX_LENGTH, example: 'name must be 1 to 255 characters long' })
+  @ApiProperty({
+    description: 'Human-readable description',
+    maxLength: ERROR_MESSAGE_MAX_LENGTH,
+    example: 'name must be 1 to 255 characters long',
+  })
   message!: string;
 
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 400, maximum: 599, description: 'The HTTP status code', example: 400 })

@@ -12,6 +12,8 @@ export enum ErrorCode {
   RequestTimeout = 'REQUEST_TIMEOUT',
   ExpectationFailed = 'EXPECTATION_FAILED',
   PetNotFound = 'PET_NOT_FOUND',
+  IdempotencyKeyInProgress = 'IDEMPOTENCY_KEY_IN_PROGRESS',
+  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
   RouteNotFound = 'ROUTE_NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   RateLimited = 'RATE_LIMITED',

@@ -8,7 +8,9 @@ import { toErrorResponse } from './error-response';
 
 describe('toErrorResponse', () => {
   it('keeps the code, status, message and headers of an ApiException', () => {
-    const exception = new ApiException(ErrorCode.MethodNotAllowed, 405, 'Method not allowed; /pets allows GET, POST', { allow: 'GET, POST' });
+    const exception = new ApiException(ErrorCode.MethodNotAllowed, 405, 'Method not allowed; /pets allows GET, POST', {
+      allow: 'GET, POST',
+    });
 
     expect(toErrorResponse(exception)).toEqual({
       status: 405,

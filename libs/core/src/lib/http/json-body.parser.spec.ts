@@ -1,5 +1,6 @@
+import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiException } from '../errors/api.exception';
-import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody } from './json-body.parser';
+import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody, registerJsonBodyParser } from './json-body.parser';
 
 function parseError(text: string): ApiException {
   try {
@@ -108,5 +109,38 @@ describe('decodeUtf8Body', () => {
     ['an encoded surrogate', [0xed, 0xa0, 0x80]],
   ])('refuses %s as MALFORMED_JSON instead of replacing it', (_case, bytes) => {
     expect(() => decodeUtf8Body(Uint8Array.from(bytes))).toThrow('Request body is not valid UTF-8');
+  });
+});
+
+describe('registerJsonBodyParser', () => {
+  // Over a socket: Fastify's inject() needs an ES module that Jest's CommonJS runtime cannot load on Node 20.
+  let fastify: FastifyInstance;
+  let url: string;
+  const BODY = '{ "name" : "Rex" }';
+
+  beforeAll(async () => {
+    fastify = Fastify();
+    registerJsonBodyParser(fastify);
+    // Answers with what the request kept of its body's bytes.
+    fastify.post('/', async (request) => ({
+      rawBody: request.rawBody?.toString('latin1') ?? null,
+      name: (request.body as { name: string }).name,
+    }));
+    url = await fastify.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await fastify.close();
+  });
+
+  const post = async (headers: Record<string, string>) =>
+    (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: BODY })).json();
+
+  it('keeps the bytes of a request with an Idempotency-Key, exactly as received', async () => {
+    expect(await post({ 'idempotency-key': '"k"' })).toEqual({ rawBody: BODY, name: 'Rex' });
+  });
+
+  it('keeps nothing of a request without one', async () => {
+    expect(await post({})).toEqual({ rawBody: null, name: 'Rex' });
   });
 });

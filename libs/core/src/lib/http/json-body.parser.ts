@@ -79,12 +79,30 @@ function assertUtf8Charset(contentType: string | undefined): void {
   }
 }
 
-/** Accepts only application/json bodies in UTF-8, parsed exactly (see parseJsonBody). */
+/** The request header that makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The body's bytes as received, kept only when the request carries an Idempotency-Key:
+     * its fingerprint. Other requests keep nothing and pay nothing.
+     */
+    rawBody: Buffer | null;
+  }
+}
+
+/**
+ * Accepts only application/json bodies in UTF-8, parsed exactly (see parseJsonBody); keeps the
+ * bytes of a request with an Idempotency-Key in `rawBody`.
+ */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
+  fastify.decorateRequest('rawBody', null);
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
       assertUtf8Charset(request.headers['content-type']);
+      if (request.headers[IDEMPOTENCY_KEY_HEADER] !== undefined) request.rawBody = body as Buffer;
       done(null, parseJsonBody(decodeUtf8Body(body as Buffer)));
     } catch (error) {
       done(error as Error, undefined);

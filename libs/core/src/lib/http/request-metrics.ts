@@ -17,7 +17,11 @@ const requestDuration = new Histogram({
 export function registerRequestMetrics(fastify: FastifyInstance): void {
   collectDefaultMetrics();
   fastify.addHook('onResponse', (request, reply, done) => {
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status_class: `${Math.floor(reply.statusCode / 100)}xx` };
+    const labels = {
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status_class: `${Math.floor(reply.statusCode / 100)}xx`,
+    };
     requestDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });

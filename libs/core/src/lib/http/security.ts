@@ -80,8 +80,18 @@ export function corsOptions(origins: readonly string[], allowedMethods: () => re
       options ??= {
         origin: origins.includes('*') ? '*' : [...origins],
         methods: [...allowedMethods()],
-        allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-        exposedHeaders: ['Location', 'Link', 'Deprecation', 'Sunset', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+        exposedHeaders: [
+          'Location',
+          'Link',
+          'Deprecation',
+          'Sunset',
+          'Retry-After',
+          'RateLimit',
+          'RateLimit-Policy',
+          'Idempotent-Replayed',
+          'X-Request-Id',
+        ],
         maxAge: 600,
       };
       callback(null, options);

@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { DEFAULT_PET_STATUS, PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_NAME_PATTERN, PET_STATUSES, type PetStatus } from '@petstore/domain';
+import {
+  DEFAULT_PET_STATUS,
+  PET_NAME_MAX_LENGTH,
+  PET_NAME_MIN_LENGTH,
+  PET_NAME_PATTERN,
+  PET_STATUSES,
+  type PetStatus,
+} from '@petstore/domain';
 import { ValidateIf } from 'class-validator';
 import { IsInt64, IsPetName, IsPetStatus } from './pet-validators';
 

@@ -7,7 +7,13 @@ export class PetDto {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
 
-  @ApiProperty({ description: "The animal's name", minLength: PET_NAME_MIN_LENGTH, maxLength: PET_NAME_MAX_LENGTH, pattern: PET_NAME_PATTERN, example: 'Rex' })
+  @ApiProperty({
+    description: "The animal's name",
+    minLength: PET_NAME_MIN_LENGTH,
+    maxLength: PET_NAME_MAX_LENGTH,
+    pattern: PET_NAME_PATTERN,
+    example: 'Rex',
+  })
   name!: string;
 
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to', example: 1 })

@@ -27,7 +27,7 @@ type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };
 
 /** The ApiKeyRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
 @Injectable()
-export class TypeOrmApiKeyRepository extends ApiKeyRepository {
+export class SqlApiKeyRepository extends ApiKeyRepository {
   constructor(private readonly database: Database) {
     super();
   }

@@ -1,0 +1,33 @@
+import type { Pet } from './pet';
+
+/** The longest Idempotency-Key a client may send, in characters. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** Visible ASCII (VCHAR): letters, digits and punctuation, no space and no control character. */
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** Whether a client's key is usable: 1 to 255 characters of visible ASCII (a UUID, a token, a path…). */
+export function isIdempotencyKey(key: string): boolean {
+  return key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && VISIBLE_ASCII.test(key);
+}
+
+/** A create that a client may send any number of times and that takes effect once. */
+export interface IdempotentRequest {
+  /** Who sent it (the API key's public name): a key is scoped to it, so clients never meet each other's keys. */
+  readonly principal: string;
+  /** The client's key for this create (see isIdempotencyKey). */
+  readonly key: string;
+  /** A digest of the request as received: the same key with another digest is another request, refused. */
+  readonly fingerprint: Uint8Array;
+}
+
+/**
+ * What became of an idempotent create: the pet was created now, or by an earlier request with
+ * the same key and request (its answer is replayed); the key was used for another request; or
+ * a request with the key is being processed right now.
+ */
+export type CreateOnceResult =
+  | { readonly outcome: 'created'; readonly pet: Pet }
+  | { readonly outcome: 'replayed'; readonly pet: Pet }
+  | { readonly outcome: 'mismatch' }
+  | { readonly outcome: 'in-progress' };

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type CreateOnceResult,
+  type IdempotentRequest,
+  PetRepository,
+  type NewPet,
+  type Pet,
+  type PetQuery,
+  type PetStatus,
+} from '@petstore/domain';
+import { Database, type Statement } from './database';
+import { toPet, type PetRow } from './pet.mapper';
+
+const COLUMNS = `id, name, category_id AS "categoryId", status`;
+
+// Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
+const LIST: Statement = { name: 'pets_list', text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2` };
+// Not named: a generic plan for "status = $1" cannot know how rare the status is and walks the
+// primary key filtering rows, a cliff for a rare status in a large table. Planned per call, it
+// uses the (status, id) index; planning is PostgreSQL's CPU, not the service's.
+const LIST_BY_STATUS: Statement = { text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3` };
+// Identity ids start at 1, so "after 0" is the first page.
+const FIRST_PAGE = '0';
+const FIND_BY_ID: Statement = { name: 'pets_find_by_id', text: `SELECT ${COLUMNS} FROM pets WHERE id = $1` };
+const INSERT: Statement = {
+  name: 'pets_insert',
+  text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+};
+
+/**
+ * An idempotent create in one statement, hence one transaction: the pet and the record of its
+ * answer are both written or neither is. In order:
+ * - claim: the key's transaction-level advisory lock, tried, never waited for. Held until the
+ *   statement commits, so a concurrent request with the same key (on any instance) finds it taken
+ *   and is told "in progress" at once. hashtextextended maps (api key, key) to the lock's int64;
+ *   the space between them cannot occur in either (visible ASCII), so distinct pairs are distinct
+ *   texts. A hash collision costs a spurious "in progress" while both are being created, no more.
+ * - allocated: the pet's id, drawn from its identity sequence beforehand so that the record,
+ *   written first, can hold the answer.
+ * - record: inserted unless the key has a record; an expired one is overwritten. The arbiter is
+ *   the primary key, which sees committed rows whatever the statement's snapshot: a record
+ *   committed a moment ago by another request is found, never duplicated.
+ * - pet: inserted only if the record was, with the allocated id.
+ * The row says whether the claim was free and, if the pet was created, the pet.
+ */
+const CREATE_ONCE: Statement = {
+  name: 'pets_create_once',
+  text: `
+    WITH claim AS (
+      SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 0)) AS free
+    ), allocated AS (
+      SELECT nextval('pets_id_seq') AS id FROM claim WHERE free
+    ), record AS (
+      INSERT INTO idempotency_records AS r (api_key_id, idempotency_key, request_sha256, pet_id, response_body, expires_at)
+      SELECT $1, $2, $3, id, jsonb_build_object('id', id, 'name', $5::text, 'categoryId', $6::bigint, 'status', $7::text),
+             now() + $4::integer * interval '1 second'
+      FROM allocated
+      ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
+        SET request_sha256 = excluded.request_sha256, pet_id = excluded.pet_id, response_body = excluded.response_body,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE r.expires_at <= now()
+      RETURNING pet_id
+    ), pet AS (
+      INSERT INTO pets (id, name, category_id, status) OVERRIDING SYSTEM VALUE
+      SELECT pet_id, $5::text, $6::bigint, $7::text FROM record
+      RETURNING ${COLUMNS}
+    )
+    SELECT claim.free, pet.* FROM claim LEFT JOIN pet ON true`,
+};
+// The answer recorded for a key, read after the claim found it (in a statement of its own, whose
+// snapshot sees a record committed while the claim ran). Expired or not: it was current a moment ago.
+const FIND_RECORD: Statement = {
+  name: 'idempotency_records_find',
+  text: `
+    SELECT request_sha256 = $3 AS "sameRequest", response_body->>'id' AS id, response_body->>'name' AS name,
+           response_body->>'categoryId' AS "categoryId", response_body->>'status' AS status
+    FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
+};
+// A bounded batch by physical row address (a TID scan, no second index walk). Rows a create is
+// overwriting right now are skipped, never waited for: the next sweep gets them if they are still expired.
+const DELETE_EXPIRED: Statement = {
+  name: 'idempotency_records_delete_expired',
+  text: `
+    DELETE FROM idempotency_records WHERE ctid = ANY (ARRAY(
+      SELECT ctid FROM idempotency_records WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))
+    RETURNING 1`,
+};
+/** How often createOnce claims a key: a second time only if the record it met vanished before it was read. */
+const CREATE_ONCE_ATTEMPTS = 2;
+
+type ClaimRow = { readonly free: boolean } & ({ readonly id: null } | PetRow);
+type RecordRow = PetRow & { readonly sameRequest: boolean };
+
+/** The PetRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
+@Injectable()
+export class SqlPetRepository extends PetRepository {
+  constructor(private readonly database: Database) {
+    super();
+  }
+
+  async list(query: PetQuery): Promise<Pet[]> {
+    const after = query.after?.toString() ?? FIRST_PAGE;
+    const rows = query.status
+      ? await this.database.query<PetRow>(LIST_BY_STATUS, [query.status, after, query.limit])
+      : await this.database.query<PetRow>(LIST, [after, query.limit]);
+    return rows.map(toPet);
+  }
+
+  async findById(id: bigint): Promise<Pet | undefined> {
+    const [row] = await this.database.query<PetRow>(FIND_BY_ID, [id.toString()]);
+    return row ? toPet(row) : undefined;
+  }
+
+  async create(pet: NewPet & { readonly status: PetStatus }): Promise<Pet> {
+    const [row] = await this.database.query<PetRow>(INSERT, [pet.name, pet.categoryId.toString(), pet.status]);
+    return toPet(row);
+  }
+
+  /** One statement when the key is new; a second, to read the record, when it is not. */
+  async createOnce(
+    request: IdempotentRequest,
+    pet: NewPet & { readonly status: PetStatus },
+    lifetimeSeconds: number,
+  ): Promise<CreateOnceResult> {
+    const { principal, key, fingerprint } = request;
+    for (let attempt = 0; attempt < CREATE_ONCE_ATTEMPTS; attempt++) {
+      const values = [principal, key, fingerprint, lifetimeSeconds, pet.name, pet.categoryId.toString(), pet.status];
+      const [claim] = await this.database.query<ClaimRow>(CREATE_ONCE, values);
+      if (!claim.free) return { outcome: 'in-progress' };
+      if (claim.id !== null) return { outcome: 'created', pet: toPet(claim) };
+      const [record] = await this.database.query<RecordRow>(FIND_RECORD, [principal, key, fingerprint]);
+      // Gone already: it expired and was swept between the two statements, so the key is free again.
+      if (!record) continue;
+      return record.sameRequest ? { outcome: 'replayed', pet: toPet(record) } : { outcome: 'mismatch' };
+    }
+    return { outcome: 'in-progress' };
+  }
+
+  async deleteExpiredIdempotencyRecords(limit: number): Promise<number> {
+    const rows = await this.database.query(DELETE_EXPIRED, [limit]);
+    return rows.length;
+  }
+}
