@@ -1,20 +1,27 @@
-// Benchmarks the built service against a raw Fastify + pg baseline with the same routes and
-// SQL, on a throw-away PostgreSQL database. `--smoke`: 10k rows, one short run per case, and
-// a non-zero exit on any error or 5xx. See tools/bench/README.md.
+// Benchmarks the built service against two raw Fastify + pg baselines with the same routes, on
+// a throw-away PostgreSQL database: the bare one (the brief's SQL and nothing else) and the
+// parity one (the service's SQL and per-answer behaviour written by hand), alternately. `--smoke`:
+// 10k rows, one short run per case, and a non-zero exit on any error or 5xx. See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertSameAnswer } from './lib/answer-check.mjs';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
 import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
 import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
+import { serviceFacts } from './lib/service-facts.mjs';
+import { checkTargets, ratios } from './lib/targets.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
 const SERVICE_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
-const BASELINE_MAIN = join(HERE, 'baseline/server.mjs');
+const BARE_MAIN = join(HERE, 'baseline/server.mjs');
+const PARITY_MAIN = join(HERE, 'baseline/parity-server.mjs');
+// The order in which each repetition runs them.
+const TARGET_NAMES = ['service', 'parity', 'bare'];
 
 const SMOKE = process.argv.includes('--smoke');
 const CONFIG = {
@@ -34,7 +41,14 @@ const CONFIG = {
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const AUTH = { authorization: `Bearer ${API_KEY}` };
 // The rate limiter runs (its cost is part of the measure) but never refuses the load.
-const SERVICE_ENV = { NODE_ENV: 'production', API_KEYS: API_KEY, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '999999999' };
+const RATE_LIMIT_PER_MINUTE = 999_999_999;
+const SERVICE_ENV = {
+  NODE_ENV: 'production',
+  API_KEYS: API_KEY,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+};
 const STAMP = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 const DATABASE = `petstore_bench_${STAMP}`;
 const DATABASE_URL = databaseUrl(CONFIG.adminUrl, DATABASE);
@@ -89,11 +103,16 @@ for (const [signal, code] of [
   });
 }
 
-/** Spawns the service (extra env picks the database) or the baseline, and times it to its first 200. */
+/** Spawns the service (extra env picks the database) or a baseline, and times it to its first 200. */
 async function start(name, env) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const [main, targetEnv] = name === 'service' ? [SERVICE_MAIN, { ...SERVICE_ENV, ...env }] : [BASELINE_MAIN, { API_KEY, ...env }];
+  const baselineEnv = { API_KEY, SERVICE_FACTS: JSON.stringify(CONFIG.facts), ...env };
+  const [main, targetEnv] = {
+    service: [SERVICE_MAIN, { ...SERVICE_ENV, ...env }],
+    parity: [PARITY_MAIN, baselineEnv],
+    bare: [BARE_MAIN, baselineEnv],
+  }[name];
   const since = performance.now();
   const child = spawnTracked(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv } });
   const startMs = await waitFor200(`${url}/v1/pets?limit=1`, { headers: AUTH, child, since });
@@ -124,7 +143,7 @@ function load(target, request, connections, seconds) {
   return runLoad(CONFIG.tool, { baseUrl: target.url, apiKey: API_KEY, request, connections, seconds, countStatuses: SMOKE });
 }
 
-/** One case at one connection count: service and baseline alternately, `reps` times, never both at once. */
+/** One case at one connection count: service, parity and bare alternately, `reps` times, never two at once. */
 async function measure(kase, request, connections, targets, skipped) {
   const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
   for (let rep = 0; rep < CONFIG.reps; rep++) {
@@ -138,7 +157,21 @@ async function measure(kase, request, connections, targets, skipped) {
     }
   }
   const result = (name) => (skipped[name] ? { skipped: skipped[name] } : summarize(runs[name]));
-  return { service: result('service'), baseline: result('baseline') };
+  return Object.fromEntries(TARGET_NAMES.map((name) => [name, result(name)]));
+}
+
+/** A case's row: each target's summary, service/parity and service/bare, and the targets met or missed. */
+function caseRow(size, kase, connections, results) {
+  const row = { size, case: kase.name, list: Boolean(kase.list), connections, ...results };
+  row.ratios = { parity: ratios(results.service, results.parity), bare: ratios(results.service, results.bare) };
+  row.targets = checkTargets(row);
+  return row;
+}
+
+function progressLine(row) {
+  const side = (name) => (row[name].skipped ? `${name} skipped` : `${name} ${Math.round(row[name].rps)} req/s, ${row[name].errors} errors`);
+  const sides = TARGET_NAMES.map(side).join(' | ');
+  return `  ${String(row.size).padStart(7)} ${row.case.padEnd(15)} c${String(row.connections).padEnd(3)} ${sides}`;
 }
 
 async function runCases(size, targets) {
@@ -150,20 +183,19 @@ async function runCases(size, targets) {
     const skipped = {};
     if (kase.optional) for (const t of targets) skipped[t.name] = await skipReason(t, request);
     if (kase.wrkOnly && CONFIG.tool !== 'wrk') for (const t of targets) skipped[t.name] = 'needs wrk';
+    // Measured only if the parity baseline answers as the service does.
+    const [service, parity] = ['service', 'parity'].map((name) => targets.find((target) => target.name === name));
+    if (!skipped.service && !skipped.parity) await assertSameAnswer(service, parity, request, AUTH);
     for (const connections of CONFIG.connections) {
-      const { service, baseline } = await measure(kase, request, connections, targets, skipped);
-      const ratio = service.rps && baseline.rps ? service.rps / baseline.rps : null;
-      rows.push({ size, case: kase.name, list: Boolean(kase.list), connections, service, baseline, ratio });
-      const rps = (r) => (r.skipped ? 'skipped' : `${Math.round(r.rps)} req/s, ${r.errors} errors`);
-      console.log(
-        `  ${String(size).padStart(7)} ${kase.name.padEnd(15)} c${String(connections).padEnd(3)} service ${rps(service)} | baseline ${rps(baseline)}`,
-      );
+      const row = caseRow(size, kase, connections, await measure(kase, request, connections, targets, skipped));
+      rows.push(row);
+      console.log(progressLine(row));
     }
   }
   return rows;
 }
 
-/** Each size: grow the table, restart both servers (fresh plans and pools), run every case. */
+/** Each size: grow the table, restart the three servers (fresh plans and pools), run every case. */
 async function benchSizes(startup) {
   const rows = [];
   const memory = [];
@@ -178,16 +210,16 @@ async function benchSizes(startup) {
     if (size >= 1_000_000) explain.push(...(await explainLists(DATABASE_URL)));
     const service = await start('service', { DATABASE_URL });
     startup.push({ what: `PostgreSQL, ${size} rows (migrations already applied)`, ms: service.startMs });
-    const baseline = await start('baseline', { DATABASE_URL });
-    startup.push({ what: `baseline (raw Fastify + pg), ${size} rows`, ms: baseline.startMs });
-    const [serviceIdle, baselineIdle] = [rssKiB(service.child.pid), rssKiB(baseline.child.pid)];
-    rows.push(...(await runCases(size, [service, baseline])));
-    memory.push({
-      size,
-      service: { idleKiB: serviceIdle, peakKiB: service.peakKiB },
-      baseline: { idleKiB: baselineIdle, peakKiB: baseline.peakKiB },
-    });
-    await Promise.all([stop(service.child), stop(baseline.child)]);
+    const parity = await start('parity', { DATABASE_URL });
+    startup.push({ what: `parity baseline (raw Fastify + pg), ${size} rows`, ms: parity.startMs });
+    const bare = await start('bare', { DATABASE_URL });
+    startup.push({ what: `bare baseline (raw Fastify + pg), ${size} rows`, ms: bare.startMs });
+    const targets = [service, parity, bare];
+    const idleKiB = targets.map((target) => rssKiB(target.child.pid));
+    rows.push(...(await runCases(size, targets)));
+    const rss = targets.map((target, i) => [target.name, { idleKiB: idleKiB[i], peakKiB: target.peakKiB }]);
+    memory.push({ size, ...Object.fromEntries(rss) });
+    await Promise.all(targets.map((target) => stop(target.child)));
     // At LOG_LEVEL=warn the service logs only 503s, 5xx and other trouble: worth showing.
     const log = service.child.output.trim();
     if (log) serviceLog.push({ size, lines: log.split('\n') });
@@ -198,9 +230,9 @@ async function benchSizes(startup) {
 /** Any error or 5xx in any case fails the smoke run. */
 function smokeFailures(rows) {
   return rows.flatMap((row) =>
-    ['service', 'baseline']
-      .filter((name) => !row[name].skipped && (row[name].errors > 0 || row[name].fiveXx > 0))
-      .map((name) => `${row.case} c${row.connections} ${name}: ${row[name].errors} errors, ${row[name].fiveXx ?? '?'} 5xx`),
+    TARGET_NAMES.filter((name) => !row[name].skipped && (row[name].errors > 0 || row[name].fiveXx > 0)).map(
+      (name) => `${row.case} c${row.connections} ${name}: ${row[name].errors} errors, ${row[name].fiveXx ?? '?'} 5xx`,
+    ),
   );
 }
 
@@ -213,7 +245,9 @@ async function main() {
   console.log(
     `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`,
   );
+  const loadAtStart = loadavg();
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
+  CONFIG.facts = await serviceFacts(ROOT, { perKeyPerMinute: RATE_LIMIT_PER_MINUTE });
 
   await createDatabase(CONFIG.adminUrl, DATABASE);
   cleanupTasks.push(() => dropDatabase(CONFIG.adminUrl, DATABASE));
@@ -228,11 +262,13 @@ async function main() {
 
   const elapsedS = (performance.now() - began) / 1000;
   const scalingRows = scaling(rows, CONFIG.sizes);
-  console.log(formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes: CONFIG.sizes }));
+  // On a machine shared with other jobs, the figures mean little without it.
+  const loadAverage = { start: loadAtStart, end: loadavg() };
+  console.log(formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes: CONFIG.sizes, loadAverage }));
 
   const file = join(HERE, 'results', `${STAMP}${SMOKE ? '-smoke' : ''}.json`);
   mkdirSync(dirname(file), { recursive: true });
-  const machine = { cpus: availableParallelism(), node: process.version };
+  const machine = { cpus: availableParallelism(), node: process.version, loadAverage };
   const results = {
     stamp: STAMP,
     config: { ...CONFIG, cases: CONFIG.cases && [...CONFIG.cases] },

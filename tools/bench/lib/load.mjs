@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runCommand } from './processes.mjs';
 
 const WRK_SCRIPT = fileURLToPath(new URL('../wrk/requests.lua', import.meta.url));
-const CREATE_BODY = '{"name":"Bench","categoryId":1}';
+export const CREATE_BODY = '{"name":"Bench","categoryId":1}';
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 

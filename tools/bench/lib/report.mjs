@@ -19,88 +19,144 @@ export function summarize(runs) {
   };
 }
 
-/** For each list case and connection count: (service/baseline at the largest size) / (same at the smallest). */
+/**
+ * For each list case and connection count, how service/baseline moves from the smallest table
+ * to the largest, against each baseline: { case, connections, parity: {...}, bare: {...} }.
+ */
 export function scaling(rows, sizes) {
   if (sizes.length < 2) return [];
   const [small, large] = [sizes[0], sizes.at(-1)];
-  const ratioOf = (size, row) => rows.find((r) => r.size === size && r.case === row.case && r.connections === row.connections)?.ratio;
+  const rowAt = (size, row) => rows.find((r) => r.size === size && r.case === row.case && r.connections === row.connections);
+  const change = (row, baseline) => {
+    const [atSmall, atLarge] = [rowAt(small, row)?.ratios[baseline].rps, rowAt(large, row)?.ratios[baseline].rps];
+    return { atSmall, atLarge, change: atSmall && atLarge ? atLarge / atSmall : null };
+  };
   return rows
     .filter((row) => row.list && row.size === small)
-    .map((row) => {
-      const [atSmall, atLarge] = [ratioOf(small, row), ratioOf(large, row)];
-      return { case: row.case, connections: row.connections, atSmall, atLarge, change: atSmall && atLarge ? atLarge / atSmall : null };
-    });
+    .map((row) => ({ case: row.case, connections: row.connections, parity: change(row, 'parity'), bare: change(row, 'bare') }));
 }
 
 const sizeLabel = (size) => (size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`);
 const num = (value, digits = 2) => (value === null || value === undefined ? '-' : value.toFixed(digits));
 const mib = (kib) => (kib ? `${(kib / 1024).toFixed(0)} MiB` : '-');
+const TARGET_NAMES = ['service', 'parity', 'bare'];
 
 function side(result) {
-  if (result.skipped) return `${`skipped: ${result.skipped}`.padStart(33)}`;
-  return [
-    Math.round(result.rps).toLocaleString('en-US').padStart(9),
-    num(result.p50Ms).padStart(7),
-    num(result.p99Ms).padStart(7),
-    String(result.errors).padStart(6),
-  ].join(' ');
+  if (result.skipped) return `skipped: ${result.skipped}`.slice(0, 17).padStart(17);
+  return `${Math.round(result.rps).toLocaleString('en-US').padStart(9)} ${num(result.p99Ms).padStart(7)}`;
+}
+
+/** A ratio and, when the case has a target for it, whether it is met. */
+function ratioCell(value, target) {
+  return `${num(value).padStart(5)} ${target ? (target.met ? 'met' : 'MISSED') : ''}`.padEnd(12);
+}
+
+/** The three leading columns: size, case, connections. */
+const rowKey = (size, kase, connections) => `${size.padEnd(5)} ${kase.padEnd(15)} ${connections.padStart(5)}`;
+
+function tableLine(row) {
+  // No targets for this case: no met/MISSED marks.
+  const [rpsParity, p99Parity, rpsBare] = row.targets;
+  const errors = TARGET_NAMES.map((name) => (row[name].skipped ? '-' : String(row[name].errors))).join('/');
+  const cells = [
+    rowKey(sizeLabel(row.size), row.case, String(row.connections)),
+    ...TARGET_NAMES.map((name) => side(row[name])),
+    errors.padStart(8),
+    `${ratioCell(row.ratios.parity.rps, rpsParity)} ${ratioCell(row.ratios.parity.p99, p99Parity)}`,
+    ratioCell(row.ratios.bare.rps, rpsBare),
+  ];
+  return cells.join(' | ').trimEnd();
+}
+
+function tableHead() {
+  const units = `${'req/s'.padStart(9)} ${'p99 ms'.padStart(7)}`;
+  const names = [''.padEnd(27), ...TARGET_NAMES.map((name) => name.padEnd(17)), 'errors'.padStart(8)];
+  const subs = [rowKey('size', 'case', 'conns'), ...TARGET_NAMES.map(() => units), 's/p/b'.padStart(8)];
+  names.push('service / parity'.padEnd(25), 'service / bare');
+  subs.push(`${'req/s'.padEnd(12)} p99`.padEnd(25), 'req/s');
+  return [names.join(' | '), subs.join(' | ')];
 }
 
 export function formatTable(rows) {
-  const head = `${'size'.padEnd(5)} ${'case'.padEnd(15)} ${'conns'.padStart(5)} | ${'service'.padEnd(33)} | ${'baseline'.padEnd(33)} | ratio`;
-  const sub = `${''.padEnd(27)} | ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} | ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} |`;
-  const lines = rows.map(
-    (row) =>
-      `${sizeLabel(row.size).padEnd(5)} ${row.case.padEnd(15)} ${String(row.connections).padStart(5)} | ${side(row.service)} | ${side(row.baseline)} | ${num(row.ratio).padStart(5)}`,
-  );
-  const notes = [
-    ...new Set(rows.flatMap((row) => [row.service, row.baseline].flatMap((r) => r.runs?.map((run) => run.note) ?? [])).filter(Boolean)),
-  ];
-  return [head, sub, '-'.repeat(sub.length + 6), ...lines, ...notes.map((note) => `note: ${note}`)].join('\n');
+  const head = tableHead();
+  const notesOf = (row) => TARGET_NAMES.flatMap((name) => row[name].runs?.map((run) => run.note) ?? []);
+  const notes = [...new Set(rows.flatMap(notesOf).filter(Boolean))];
+  return [...head, '-'.repeat(head[1].length), ...rows.map(tableLine), ...notes.map((note) => `note: ${note}`)].join('\n');
 }
 
-/** For each size and connection count: createPet with a fresh Idempotency-Key beside createPet without one, on the service. */
+/** Per target, how many rows meet it and which miss it, by how much. */
+export function formatTargets(rows) {
+  const byLabel = new Map();
+  for (const row of rows) {
+    for (const target of row.targets) {
+      const entry = byLabel.get(target.label) ?? { bounds: new Set(), met: 0, missed: [] };
+      entry.bounds.add(target.bound);
+      if (target.met) entry.met += 1;
+      else entry.missed.push(`${sizeLabel(row.size)} ${row.case} c${row.connections} (${num(target.value)})`);
+      byLabel.set(target.label, entry);
+    }
+  }
+  const out = ['Targets (service against each baseline, every case with a target):'];
+  for (const [label, { bounds, met, missed }] of byLabel) {
+    const misses = missed.length ? `; missed: ${missed.join(', ')}` : '';
+    out.push(`  ${`${label} ${[...bounds].join(' / ')}`.padEnd(32)} met ${met} of ${met + missed.length}${misses}`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * For each size and connection count: createPet with a fresh Idempotency-Key beside createPet
+ * without one, on each target: { size, connections, service: { plain, keyed, rpsRatio, p99Ratio }, parity, bare }.
+ */
 export function idempotencyCost(rows) {
   return rows
-    .filter((row) => row.case === 'create' && !row.service.skipped)
+    .filter((row) => row.case === 'create')
     .flatMap((plain) => {
       const keyed = rows.find((row) => row.case === 'create-keyed' && row.size === plain.size && row.connections === plain.connections);
-      if (!keyed || keyed.service.skipped) return [];
-      const [a, b] = [plain.service, keyed.service];
-      return [
-        { size: plain.size, connections: plain.connections, plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms },
-      ];
+      if (!keyed) return [];
+      const cost = (name) => {
+        const [a, b] = [plain[name], keyed[name]];
+        if (!a || !b || a.skipped || b.skipped) return null;
+        return { plain: a, keyed: b, rpsRatio: b.rps / a.rps, p99Ratio: b.p99Ms / a.p99Ms };
+      };
+      const costs = Object.fromEntries(TARGET_NAMES.map((name) => [name, cost(name)]));
+      return costs.service ? [{ size: plain.size, connections: plain.connections, ...costs }] : [];
     });
 }
 
 function formatIdempotencyCost(costs) {
   if (costs.length === 0) return [];
-  const out = ['createPet with an Idempotency-Key (a new key per request) beside createPet without, service only:'];
+  const out = ['createPet with an Idempotency-Key (a new key per request) beside createPet without, req/s and p99 (keyed / plain):'];
+  const cell = (c) =>
+    c
+      ? `${Math.round(c.plain.rps).toLocaleString('en-US').padStart(7)} -> ${Math.round(c.keyed.rps).toLocaleString('en-US').padStart(7)} req/s (x${num(c.rpsRatio)}), p99 x${num(c.p99Ratio)}`
+      : 'skipped';
   for (const c of costs) {
     out.push(
-      `  ${sizeLabel(c.size).padEnd(4)} c${String(c.connections).padEnd(3)} ` +
-        `${Math.round(c.plain.rps).toLocaleString('en-US').padStart(7)} → ${Math.round(c.keyed.rps).toLocaleString('en-US').padStart(7)} req/s (× ${num(c.rpsRatio)}), ` +
-        `p99 ${num(c.plain.p99Ms)} → ${num(c.keyed.p99Ms)} ms (× ${num(c.p99Ratio)})`,
+      `  ${sizeLabel(c.size).padEnd(4)} c${String(c.connections).padEnd(3)} ${TARGET_NAMES.map((name) => `${name} ${cell(c[name])}`).join('   ')}`,
     );
   }
   return [...out, ''];
 }
 
-export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes }) {
-  const out = ['', formatTable(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
-  if (scalingRows.length) {
-    out.push(
-      `Ratio at ${sizeLabel(sizes.at(-1))} / ratio at ${sizeLabel(sizes[0])} (list cases; < 1 means the service loses ground on the larger table):`,
-    );
-    for (const s of scalingRows)
-      out.push(`  ${s.case.padEnd(15)} c${String(s.connections).padEnd(3)} ${num(s.atLarge)} / ${num(s.atSmall)} = ${num(s.change)}`);
-    out.push('');
+const loadLabel = (load) => load.map((value) => value.toFixed(2)).join(' ');
+
+function formatScaling(scalingRows, sizes) {
+  const change = (c) => `${num(c.atSmall)} -> ${num(c.atLarge)} (x${num(c.change)})`;
+  const [small, large] = [sizeLabel(sizes[0]), sizeLabel(sizes.at(-1))];
+  const out = [`service/baseline req/s at ${small} -> at ${large} (list cases; x < 1: the service loses ground on the larger table):`];
+  for (const s of scalingRows) {
+    out.push(`  ${s.case.padEnd(15)} c${String(s.connections).padEnd(3)} parity ${change(s.parity)}   bare ${change(s.bare)}`);
   }
+  return [...out, ''];
+}
+
+export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes, loadAverage }) {
+  const out = ['', formatTable(rows), '', formatTargets(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
+  if (scalingRows.length) out.push(...formatScaling(scalingRows, sizes));
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
-  for (const m of memory)
-    out.push(
-      `  ${sizeLabel(m.size).padEnd(4)} service ${mib(m.service.idleKiB)} / ${mib(m.service.peakKiB)}    baseline ${mib(m.baseline.idleKiB)} / ${mib(m.baseline.peakKiB)}`,
-    );
+  const rss = (m, name) => `${name} ${mib(m[name].idleKiB)} / ${mib(m[name].peakKiB)}`;
+  for (const m of memory) out.push(`  ${sizeLabel(m.size).padEnd(4)} ${TARGET_NAMES.map((name) => rss(m, name)).join('    ')}`);
   out.push('', 'Start-up, spawn to the first 200 on /v1/pets:');
   for (const s of startup) out.push(`  ${s.what.padEnd(52)} ${num(s.ms, 0).padStart(6)} ms`);
   for (const log of serviceLog) {
@@ -112,6 +168,7 @@ export function formatReport({ rows, scalingRows, memory, startup, explain, serv
   }
   for (const e of explain)
     out.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${e.name}`, `  ${e.sql}`, ...e.plan.split('\n').map((line) => `    ${line}`));
-  out.push('', `Elapsed: ${elapsedS.toFixed(0)} s`);
+  out.push('', `Load average (1, 5, 15 min): ${loadLabel(loadAverage.start)} at the start, ${loadLabel(loadAverage.end)} at the end`);
+  out.push(`Elapsed: ${elapsedS.toFixed(0)} s`);
   return out.join('\n');
 }

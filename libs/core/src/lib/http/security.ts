@@ -9,8 +9,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * framed or be sniffed, nor leave by plain http; they go to their own origin only. Helmet's
  * headers for HTML pages (DNS prefetch, IE8 downloads, Flash policies, the retired XSS filter,
  * origin-agent clustering, opener isolation) say nothing about JSON and are left out.
+ * Exported for the benchmark's parity baseline (tools/bench), which sends the same headers.
  */
-const API_SECURITY_HEADERS: HelmetOptions = {
+export const API_SECURITY_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'no-referrer' },
