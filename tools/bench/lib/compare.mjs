@@ -56,13 +56,13 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
 }
 
 /**
- * Runs `request` against each variant ({ name, url, apiKey }) in turn, `reps` times after a 1 s
- * warm-up each, and returns per variant the median req/s, p50 and p99, the summed errors and
- * its req/s relative to the first variant.
+ * Runs `request` (or the variant's own `request`) against each variant ({ name, url, apiKey,
+ * request? }) in turn, `reps` times after a 1 s warm-up each, and returns per variant the median
+ * req/s, p50 and p99, the summed errors and its req/s relative to the first variant.
  */
 export async function alternate(tool, variants, request, { connections, reps, seconds }) {
   const load = (variant, duration) =>
-    runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request, connections, seconds: duration });
+    runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request: variant.request ?? request, connections, seconds: duration });
   const runs = variants.map(() => []);
   for (const variant of variants) await load(variant, 1);
   for (let rep = 0; rep < reps; rep++) {
