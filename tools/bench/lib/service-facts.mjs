@@ -15,12 +15,12 @@ const SAMPLE_ROW = { id: '1', name: 'Rex', categoryId: '1', status: 'available' 
 export async function serviceFacts(root, { perKeyPerMinute }) {
   const load = (path) => require(join(root, 'dist', path));
   const core = load('libs/core/src/index.js');
-  const { rateLimitHeaders } = load('libs/auth/src/index.js');
+  const { rateLimitHeaders, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } = load('libs/auth/src/index.js');
   const { GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
   const { IDEMPOTENCY_KEY_MESSAGE } = load('libs/pets/src/lib/idempotency-key.header.js');
   const { IDEMPOTENCY_KEY_MAX_LENGTH } = load('libs/domain/src/index.js');
   const { SqlPetRepository } = load('libs/persistence/src/index.js');
-  const policy = core.RATE_LIMIT_POLICIES.perKey;
+  const policy = RATE_LIMIT_POLICIES.perKey;
   const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
   return {
     securityHeaders: core.helmetHeaders(core.API_SECURITY_HEADERS),
@@ -28,7 +28,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
     rateLimit: {
       policy,
       limit: perKeyPerMinute,
-      windowSeconds: core.RATE_LIMIT_WINDOW_SECONDS,
+      windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
       policyHeader: rateLimitHeaders(quota)['ratelimit-policy'],
     },
     idempotency: {
