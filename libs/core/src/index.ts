@@ -17,3 +17,4 @@ export * from './lib/http/request-metrics';
 export * from './lib/http/route-methods';
 export * from './lib/http/exact-json-serializer';
 export * from './lib/http/ajv-options';
+export * from './lib/http/in-process-app';

@@ -1,7 +1,7 @@
 import { Controller, Get, Injectable, Module, Req } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { ErrorBodyFilter } from '@petstore/core';
+import { readyInProcess } from '@petstore/core';
 import { ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthModule } from './auth.module';
@@ -45,12 +45,7 @@ async function appWithAuth(): Promise<FastifyInstance> {
     controllers: [ThingsController],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
-  app.setGlobalPrefix('v1');
-  app.useGlobalFilters(new ErrorBodyFilter());
-  await app.init();
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  await fastify.ready();
-  return fastify;
+  return readyInProcess(app);
 }
 
 describe('BearerAuthHook', () => {

@@ -1,7 +1,7 @@
 import { Injectable, Module } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { AJV_OPTIONS, ErrorBodyFilter, registerJsonBodyParser, registerResponseHeaders } from '@petstore/core';
+import { AJV_OPTIONS, readyInProcess, registerJsonBodyParser, registerResponseHeaders } from '@petstore/core';
 import { type CreateOnceResult, type NewPet, type Pet, type PetQuery, PetRepository, type PetStatus } from '@petstore/domain';
 import type { FastifyInstance } from 'fastify';
 import { PetsModule } from './pets.module';
@@ -47,12 +47,7 @@ async function petsApp(): Promise<FastifyInstance> {
   registerJsonBodyParser(adapter.getInstance());
   registerResponseHeaders(adapter.getInstance());
   const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, { logger: false, bodyParser: false });
-  app.setGlobalPrefix('v1');
-  app.useGlobalFilters(new ErrorBodyFilter());
-  await app.init();
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  await fastify.ready();
-  return fastify;
+  return readyInProcess(app);
 }
 
 describe('PetsController', () => {
