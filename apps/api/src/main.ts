@@ -5,6 +5,7 @@ import { developmentApiKey } from '@petstore/auth';
 import {
   AccessLogController,
   AJV_OPTIONS,
+  applyRouteSchemas,
   type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
@@ -87,7 +88,10 @@ async function bootstrap(config: AppConfig): Promise<void> {
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served()));
   app.useGlobalFilters(new ErrorBodyFilter());
-  serveApiDocs(app, createApiDocument(app));
+  // One document: what /docs shows, and the query, path and answer schemas of every route.
+  const document = createApiDocument(app);
+  applyRouteSchemas(app, document);
+  serveApiDocs(app, document);
   await app.init();
   apiRouteMethods.answerOtherMethodsWith405();
   await app.listen({ port: config.port, host: config.host });

@@ -1,6 +1,7 @@
 import { Controller, Get, Injectable, Module, Req } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { ApiOperation } from '@nestjs/swagger';
 import { readyInProcess } from '@petstore/core';
 import { ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import { AuthModule } from './auth.module';
 @Controller('things')
 class ThingsController {
   @Get()
+  @ApiOperation({ operationId: 'listThings' })
   list(@Req() request: FastifyRequest): { keyId?: string } {
     return { keyId: request.principal?.keyId };
   }

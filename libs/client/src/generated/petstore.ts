@@ -66,7 +66,7 @@ export interface components {
              */
             id: bigint;
             /**
-             * @description The animal's name
+             * @description The animal's name: 1 to 255 characters, no control characters; stored verbatim
              * @example Rex
              */
             name: string;
@@ -76,7 +76,10 @@ export interface components {
              * @example 1
              */
             categoryId: bigint;
-            /** @description Availability of the animal */
+            /**
+             * @description Availability of the animal
+             * @example available
+             */
             status: components["schemas"]["PetStatus"];
         };
         /**
@@ -118,6 +121,7 @@ export interface components {
             /**
              * @description Availability of the animal; available when omitted
              * @default available
+             * @example available
              */
             status?: components["schemas"]["PetStatus"];
         };
@@ -158,16 +162,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": 1,
-                     *         "name": "Rex",
-                     *         "categoryId": 1,
-                     *         "status": "available"
-                     *       }
-                     *     ]
-                     */
                     "application/json": components["schemas"]["Pet"][];
                 };
             };
@@ -309,14 +303,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": 1,
-                     *       "name": "Rex",
-                     *       "categoryId": 1,
-                     *       "status": "available"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };
@@ -538,14 +524,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": 1,
-                     *       "name": "Rex",
-                     *       "categoryId": 1,
-                     *       "status": "available"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };

@@ -1,12 +1,7 @@
 import { isPetStatus, type Pet } from '@petstore/domain';
 
-/** A `pets` row as a driver returns it: int8 as string (pg) or bigint (PGlite). */
-export interface PetRow {
-  readonly id: string | bigint;
-  readonly name: string;
-  readonly categoryId: string | bigint;
-  readonly status: string;
-}
+/** A `pets` row as a driver returns it, field for field the domain Pet: int8 as string (pg) or bigint (PGlite), text as string. */
+export type PetRow = { readonly [Field in keyof Pet]: Pet[Field] extends bigint ? string | bigint : string };
 
 /** Turns a row into a domain Pet; a status the domain does not know means the data is corrupt. */
 export function toPet(row: PetRow): Pet {

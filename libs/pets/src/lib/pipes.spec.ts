@@ -1,7 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ApiException } from '@petstore/core';
 import { CreatePetDto } from './dto/create-pet.dto';
-import { JsonBodyValidationPipe, ParseInt64Pipe } from './pipes';
+import { JsonBodyValidationPipe } from './pipes';
 
 async function rejection(promise: () => Promise<unknown>): Promise<ApiException> {
   try {
@@ -96,39 +96,5 @@ describe('JsonBodyValidationPipe', () => {
       'name is required',
       'status must be one of available, pending, sold',
     ]);
-  });
-});
-
-describe('ParseInt64Pipe', () => {
-  const pipe = new ParseInt64Pipe();
-  const param: ArgumentMetadata = { type: 'param', data: 'petId' };
-
-  it.each([
-    ['1', 1n],
-    ['42', 42n],
-    ['9223372036854775807', 9223372036854775807n],
-    ['0', 0n],
-    ['-1', -1n],
-    ['-9223372036854775808', -9223372036854775808n],
-  ])('parses %s exactly, a valid id even where it names no pet', (text, expected) => {
-    expect(pipe.transform(text, param)).toBe(expected);
-  });
-
-  it.each(['abc', '1.5', '9223372036854775808', '-9223372036854775809', '01', '-0', '', '+1', '1e3', ' 1'])('refuses %p', (text) => {
-    const call = () => pipe.transform(text, param);
-    expect(call).toThrow(ApiException);
-    expect(call).toThrow('petId must be a 64-bit integer');
-  });
-
-  it('answers 400 VALIDATION_FAILED', () => {
-    let error: unknown;
-    try {
-      pipe.transform('abc', param);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ApiException);
-    expect((error as ApiException).getStatus()).toBe(400);
-    expect((error as ApiException).code).toBe('VALIDATION_FAILED');
   });
 });

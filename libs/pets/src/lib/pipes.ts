@@ -1,16 +1,5 @@
-import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { validationFailed } from '@petstore/core';
-import { parseInt64 } from '@petstore/domain';
-
-/** A path parameter that must be an int64 in plain decimal (one that names nothing is the handler's 404). */
-@Injectable()
-export class ParseInt64Pipe implements PipeTransform<string, bigint> {
-  transform(value: string, metadata: ArgumentMetadata): bigint {
-    const id = parseInt64(value);
-    if (id === undefined) throw validationFailed(`${metadata.data} must be a 64-bit integer`);
-    return id;
-  }
-}
 
 /**
  * Keys that class-transformer drops or class-validator's whitelist mistakes for known ones,

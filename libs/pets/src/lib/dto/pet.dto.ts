@@ -1,24 +1,40 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PET_NAME_MAX_LENGTH, PET_NAME_MIN_LENGTH, PET_NAME_PATTERN, PET_STATUSES, type PetStatus } from '@petstore/domain';
+import {
+  DEFAULT_PET_STATUS,
+  PET_NAME_MAX_LENGTH,
+  PET_NAME_MIN_LENGTH,
+  PET_NAME_PATTERN,
+  PET_STATUSES,
+  type Pet,
+  type PetStatus,
+} from '@petstore/domain';
+import { IsInt64, IsPetName, IsPetStatus } from './pet-validators';
 
-/** Pet: what the service returns. Documentation only; responses are serialized by PET_SCHEMA. */
+/**
+ * Pet: the one schema of a pet for the HTTP API. Its decorators are what the OpenAPI document
+ * says, what class-validator checks in a request body (NewPet is derived from it), and, through
+ * the document, what Fastify writes in every answer.
+ */
 @ApiSchema({ name: 'Pet' })
-export class PetDto {
+export class PetDto implements Pet {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
 
   @ApiProperty({
-    description: "The animal's name",
+    description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim",
     minLength: PET_NAME_MIN_LENGTH,
     maxLength: PET_NAME_MAX_LENGTH,
     pattern: PET_NAME_PATTERN,
     example: 'Rex',
   })
+  @IsPetName()
   name!: string;
 
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to', example: 1 })
+  @IsInt64()
   categoryId!: bigint;
 
-  @ApiProperty({ enum: PET_STATUSES, enumName: 'PetStatus', description: 'Availability of the animal' })
+  @ApiProperty({ enum: PET_STATUSES, enumName: 'PetStatus', description: 'Availability of the animal', example: DEFAULT_PET_STATUS })
+  @IsPetStatus()
   status!: PetStatus;
 }

@@ -1,0 +1,170 @@
+import type { INestApplication } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { MetadataScanner, ModulesContainer } from '@nestjs/core';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { INTEGER_TEXT_KEYWORD, type IntegerText } from './integer-text.keyword';
+
+// Fastify's route schemas, taken from the OpenAPI document that @nestjs/swagger builds from the
+// controllers' decorators and DTOs. The document is the one definition of every parameter and
+// answer: what clients read, what ajv checks in the query and the path, and what
+// fast-json-stringify writes. Nothing here knows a feature; a route is found by its operationId.
+
+type Schema = SchemaObject | ReferenceObject;
+type Components = NonNullable<OpenAPIObject['components']>;
+type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
+/** The Fastify schema of one route, as @RouteSchema takes it. */
+export interface RouteSchemas {
+  readonly params?: object;
+  readonly querystring?: object;
+  readonly response?: Readonly<Record<number, object>>;
+}
+
+// swagger's metadata keys (DECORATORS in @nestjs/swagger's constants, not exported by its index).
+const API_OPERATION = 'swagger/apiOperation';
+const API_EXCLUDE_ENDPOINT = 'swagger/apiExcludeEndpoint';
+const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
+
+/**
+ * Gives every documented route of the application the schemas of its operation in `document`.
+ * Call it before `app.init()`, which registers the routes with Fastify. A route that is in the
+ * document without an operationId, or whose operationId the document lacks, stops the start.
+ */
+export function applyRouteSchemas(app: INestApplication, document: OpenAPIObject): void {
+  const operations = operationsById(document);
+  for (const { controller, prototype, method, handler } of documentedRoutes(app)) {
+    const { operationId } = (Reflect.getMetadata(API_OPERATION, handler) ?? {}) as { operationId?: string };
+    const operation = operationId === undefined ? undefined : operations.get(operationId);
+    if (!operation) {
+      throw new Error(
+        `${controller}.${method} needs @ApiOperation({ operationId }) naming its operation: its schemas come from the document`,
+      );
+    }
+    RouteSchema(routeSchemasOf(operation, document.components ?? {}))(prototype, method, { value: handler });
+  }
+}
+
+/** The Fastify schemas of one operation: path and query parameters, and each 2xx JSON answer. */
+export function routeSchemasOf(operation: Operation, components: Components): RouteSchemas {
+  const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter, components) as ParameterObject);
+  const params = parametersSchema(
+    parameters.filter((parameter) => parameter.in === 'path'),
+    components,
+  );
+  const querystring = parametersSchema(
+    parameters.filter((parameter) => parameter.in === 'query'),
+    components,
+  );
+  const response: Record<number, object> = {};
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    const schema = answer && 'content' in answer ? answer.content?.['application/json']?.schema : undefined;
+    if (/^2\d\d$/.test(status) && schema) response[Number(status)] = serializationSchema(schema, components);
+  }
+  return {
+    ...(params && { params }),
+    ...(querystring && { querystring }),
+    ...(Object.keys(response).length > 0 && { response }),
+  };
+}
+
+function operationsById(document: OpenAPIObject): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch, item.options, item.head]) {
+      if (operation?.operationId) operations.set(operation.operationId, operation);
+    }
+  }
+  return operations;
+}
+
+/** Every route handler of every controller that the document describes (not excluded from it). */
+function* documentedRoutes(app: INestApplication): Generator<{ controller: string; prototype: object; method: string; handler: object }> {
+  const scanner = new MetadataScanner();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      if (typeof metatype !== 'function' || Reflect.getMetadata(API_EXCLUDE_CONTROLLER, metatype)?.[0] === true) continue;
+      const prototype = metatype.prototype as Record<string, object>;
+      for (const method of scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[method];
+        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        if (Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler)?.disable === true) continue;
+        yield { controller: metatype.name, prototype, method, handler };
+      }
+    }
+  }
+}
+
+/** The object schema ajv checks a route's path or query parameters against; undefined without any. */
+function parametersSchema(parameters: readonly ParameterObject[], components: Components): object | undefined {
+  if (parameters.length === 0) return undefined;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter, components)])),
+    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+  };
+}
+
+/**
+ * A parameter's schema as ajv checks the text that arrived. Integers are matched as canonical
+ * decimals (ajv's coercion would take "1e2", "+5" or " 5") within their bounds and handed to the
+ * handler as a number (int32) or a bigint (int64). Every failure says what the parameter must be.
+ */
+function parameterSchema({ name, schema }: ParameterObject, components: Components): object {
+  const resolved = flatten(schema ?? {}, components);
+  if (resolved.type === 'integer') {
+    const integer: IntegerText = {
+      format: resolved.format === 'int64' ? 'int64' : 'int32',
+      ...(resolved.minimum !== undefined && { minimum: resolved.minimum }),
+      ...(resolved.maximum !== undefined && { maximum: resolved.maximum }),
+    };
+    return {
+      type: 'string',
+      [INTEGER_TEXT_KEYWORD]: integer,
+      ...(resolved.default !== undefined && { default: String(resolved.default) }),
+      errorMessage: `${name} must be ${integerDescription(integer)}`,
+    };
+  }
+  if (resolved.type === 'string' && resolved.enum) {
+    return { type: 'string', enum: resolved.enum, errorMessage: `${name} must be one of ${resolved.enum.join(', ')}` };
+  }
+  throw new Error(`Parameter ${name}: only integer and enumerated string parameters are checked; describe the new kind here`);
+}
+
+function integerDescription({ format, minimum, maximum }: IntegerText): string {
+  if (minimum !== undefined && maximum !== undefined) return `an integer from ${minimum} to ${maximum}`;
+  return format === 'int64' ? 'a 64-bit integer' : 'a 32-bit integer';
+}
+
+/**
+ * What fast-json-stringify needs to write an answer: types, properties and which are required,
+ * with references resolved. Constraints and descriptions are the document's business; a field
+ * missing from the schema is never written.
+ */
+function serializationSchema(schema: Schema, components: Components): object {
+  const resolved = flatten(schema, components);
+  if (resolved.type === 'array') return { type: 'array', items: serializationSchema(resolved.items ?? {}, components) };
+  if (resolved.type === 'object') {
+    const properties = Object.entries(resolved.properties ?? {}).map(([key, value]) => [key, serializationSchema(value, components)]);
+    return { type: 'object', properties: Object.fromEntries(properties), required: resolved.required ?? [] };
+  }
+  return { type: resolved.type };
+}
+
+/** A schema with its reference resolved and a lone `allOf` (how swagger adds a description to a $ref) unwrapped. */
+function flatten(schema: Schema, components: Components): SchemaObject {
+  const resolved = resolve(schema, components) as SchemaObject;
+  return resolved.allOf?.length === 1 ? { ...flatten(resolved.allOf[0], components), ...withoutAllOf(resolved) } : resolved;
+}
+
+function withoutAllOf({ allOf: _allOf, ...rest }: SchemaObject): SchemaObject {
+  return rest;
+}
+
+function resolve<T extends object>(value: T | ReferenceObject, components: Components): T | SchemaObject {
+  if (!('$ref' in value)) return value;
+  const [, , section, name] = value.$ref.split('/');
+  const target = (components as Record<string, Record<string, T> | undefined>)[section]?.[name];
+  if (!target) throw new Error(`The document has no ${value.$ref}`);
+  return target;
+}
