@@ -13,6 +13,7 @@ import {
   corsOptions,
   ErrorBodyFilter,
   InvalidConfigError,
+  lazyChildLoggerFactory,
   loadConfig,
   NODE_SERVER_OPTIONS,
   PinoNestLogger,
@@ -57,6 +58,9 @@ async function bootstrap(config: AppConfig): Promise<void> {
         : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } },
     },
     logController: new AccessLogController(['info', 'debug', 'trace'].includes(config.logLevel)),
+    childLoggerFactory: lazyChildLoggerFactory,
+    // No Nest middleware here: without middie, one hook less on every request.
+    skipMiddie: true,
     trustProxy: trustProxyOption(config.trustProxy),
     // Slow or stalled clients hold a connection for a bounded time (README, "Time limits"); Node
     // checks the header and request limits every second instead of its default 30.

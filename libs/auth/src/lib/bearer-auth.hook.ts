@@ -69,7 +69,7 @@ export class BearerAuthHook implements OnModuleInit {
   }
 
   private async admit(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
-    const attempt: AuthenticationRequest = { headers: request.headers, clientAddress: clientAddressOf(request) };
+    const attempt = new Attempt(request);
     const principal = await authenticate(attempt).catch((error: unknown) => this.refuse(request, attempt, error));
     const quota = await this.limits.consumeRequest(principal.keyId);
     if (quota.exceeded) throw rateLimited(quota);
@@ -85,6 +85,22 @@ export class BearerAuthHook implements OnModuleInit {
     if (quota.exceeded) throw rateLimited(quota);
     request.log.warn({ reason: error.reason, keyPrefix: presented?.keyPrefix, clientAddress }, 'Authentication failed');
     throw unauthorized(error.reason, quota);
+  }
+}
+
+/** What the strategy sees of a request. The client's address is worked out only when a failure or a lookup is counted against it. */
+class Attempt implements AuthenticationRequest {
+  presented?: AuthenticationRequest['presented'];
+  private address?: string;
+
+  constructor(private readonly request: FastifyRequest) {}
+
+  get headers(): AuthenticationRequest['headers'] {
+    return this.request.headers;
+  }
+
+  get clientAddress(): string {
+    return (this.address ??= clientAddressOf(this.request));
   }
 }
 

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { AJV_OPTIONS } from './ajv-options';
+import { registerExactJsonSerializer } from './exact-json-serializer';
 import { readyInProcess } from './in-process-app';
 
 // Route schemas come from the document: what a DTO and the OpenAPI decorators say is what ajv
@@ -58,7 +59,10 @@ async function appWith(...controllers: Array<new () => object>): Promise<Fastify
   @Module({ controllers })
   class ThingsModule {}
   const moduleRef = await Test.createTestingModule({ imports: [ThingsModule] }).compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter({ ajv: AJV_OPTIONS }), { logger: false });
+  const adapter = new FastifyAdapter({ ajv: AJV_OPTIONS });
+  // As main.ts: routes without a response schema are written by lossless-json, the others by theirs.
+  registerExactJsonSerializer(adapter.getInstance());
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, { logger: false });
   return readyInProcess(app);
 }
 
