@@ -14,6 +14,8 @@ export interface RunningPgBouncer {
   /** What PgBouncer wrote so far (its log goes to stderr). */
   output(): string;
   stop(): Promise<void>;
+  /** SIGTERM and the configuration removed without waiting, for a process that is exiting. */
+  stopNow(): void;
 }
 
 /** The pgbouncer binary on PATH or where Debian puts it; undefined when it is not installed. */
@@ -78,9 +80,12 @@ export async function startPgBouncer(upstreamUrl: string, { poolSize = 20 }: { p
     urlOf,
     output: () => output,
     stop: async () => {
+      pgbouncer.stopNow();
+      await exited;
+    },
+    stopNow: () => {
       // SIGTERM: immediate shutdown, whoever is still connected.
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
       rmSync(dir, { recursive: true, force: true });
     },
   };

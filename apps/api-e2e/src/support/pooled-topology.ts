@@ -124,7 +124,7 @@ class Cleanup {
     this.done = true;
     this.unregister();
     for (const instance of this.instances) instance.process.kill('SIGKILL');
-    void this.pgbouncer?.stop();
+    this.pgbouncer?.stopNow();
     if (!this.created) return;
     const drop = `const { Client } = require('pg'); const c = new Client({ connectionString: process.argv[1] });
       c.connect().then(() => c.query('DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)')).finally(() => c.end());`;
