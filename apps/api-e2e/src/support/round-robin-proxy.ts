@@ -4,7 +4,9 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * A TCP load balancer in front of several instances: each new connection goes to the next
  * instance in turn, and its bytes are relayed untouched both ways (layer 4, as a cloud network
  * load balancer): raw and malformed requests reach an instance as they were sent. Half-closes are
- * relayed (a client that ends its side still gets the answer), and so are resets.
+ * relayed (a client that ends its side still gets the answer), and so are resets. Unlike a balancer
+ * that forwards packets, it can lose an answer when the instance closes while the client is still
+ * uploading: the relay's next write fails, and Node drops the socket before reading the answer.
  */
 export class RoundRobinProxy {
   private readonly sockets = new Set<Socket>();
