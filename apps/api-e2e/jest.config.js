@@ -1,6 +1,8 @@
 // Black-box tests of the built service: each project starts `dist/apps/api/src/main.js`
 // as a child process and talks HTTP to it. PGlite always; PostgreSQL when
-// TEST_DATABASE_URL names a database (whose name must contain "test").
+// TEST_DATABASE_URL names a database (whose name must contain "test"); `pooled` when named in
+// E2E_TARGETS: two instances behind a load balancer, through PgBouncer in transaction mode on a
+// database of its own (E2E_POSTGRES_URL's server), sharing Redis (TEST_REDIS_URL).
 const e2eProject = (target) => ({
   displayName: `e2e:${target}`,
   preset: '../../jest.preset.js',
@@ -12,7 +14,7 @@ const e2eProject = (target) => ({
   setupFilesAfterEnv: ['<rootDir>/src/support/contract-count.ts'],
 });
 
-// E2E_TARGETS (e.g. "postgres") picks the databases explicitly.
+// E2E_TARGETS (e.g. "postgres" or "pooled") picks the targets explicitly.
 const targets = process.env.E2E_TARGETS?.split(',') ?? ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 module.exports = {

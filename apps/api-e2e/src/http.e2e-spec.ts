@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import { baseUrl, call, expectError } from './support/api';
+import { baseUrl, call, expectError, instanceUrls } from './support/api';
 
 /** Sends raw bytes and returns the raw answer: for requests no HTTP client would send. */
 async function rawRequest(bytes: string): Promise<string> {
@@ -82,7 +82,9 @@ describe('HTTP behaviour', () => {
   });
 
   it('closes the connection after refusing a request whose body it has not read, instead of draining it', async () => {
-    const { hostname, port } = new URL(baseUrl());
+    // Straight to an instance: a relay that copies bytes (the pooled target's load balancer) may
+    // fail writing the upload into the closed socket before it has read the answer, and lose it.
+    const { hostname, port } = new URL(instanceUrls()[0]);
     const socket = connect(Number(port), hostname);
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk));

@@ -7,9 +7,10 @@ import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY, testD
 
 // Safe retries of createPet: every guarantee of the Idempotency-Key, on both stores where it can
 // be shown there (the 409 of a create in progress, several instances and database outages need
-// PostgreSQL: the embedded database runs one statement at a time in one process).
+// PostgreSQL: the embedded database runs one statement at a time in one process), and through
+// PgBouncer in transaction mode (the pooled target).
 
-const onPostgres = target === 'postgres';
+const onPostgres = target !== 'pglite';
 const itOnPostgres = onPostgres ? it : it.skip;
 
 const newKey = () => randomUUID();
@@ -54,7 +55,7 @@ async function petsNamed(name: string, after: bigint, server = baseUrl()): Promi
 
 /** Runs `work` on a connection of its own to the test PostgreSQL. */
 async function withDatabase<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: testDatabaseUrl() });
+  const client = new Client({ connectionString: testDatabaseUrl(target) });
   await client.connect();
   try {
     return await work(client);
@@ -335,9 +336,11 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
     let server: RunningServer;
 
     beforeAll(async () => {
-      const proxied = await CuttableProxy.inFrontOf(testDatabaseUrl());
+      // In front of what the services reach: PostgreSQL, or PgBouncer on the pooled target.
+      const env = databaseEnv(target);
+      const proxied = await CuttableProxy.inFrontOf(env.DATABASE_URL);
       proxy = proxied.proxy;
-      proxiedEnv = { ...databaseEnv(target), DATABASE_URL: proxied.url };
+      proxiedEnv = { ...env, DATABASE_URL: proxied.url };
       server = await startServer(proxiedEnv);
     });
 

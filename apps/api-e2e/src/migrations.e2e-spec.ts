@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { target } from './support/api';
 import { DelayingProxy } from './support/delaying-proxy';
-import { AUTH, type RunningServer, startServer, testDatabaseUrl } from './support/server';
+import { AUTH, databaseEnv, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
 /** The service's migrations, one file each (index.ts lists them). */
 const MIGRATIONS_DIR = resolve(__dirname, '../../../libs/persistence/src/lib/migrations');
@@ -22,22 +21,27 @@ const INSTANCES = 3;
  */
 const NETWORK_DELAY_MS = 30;
 
-(target === 'postgres' ? describe : describe.skip)('migrations when several instances start at once', () => {
+(target !== 'pglite' ? describe : describe.skip)('migrations when several instances start at once', () => {
   it(`run once, and all ${INSTANCES} instances on an empty database become ready`, async () => {
     // A database of its own: the migrations must meet an empty one.
-    const server = new URL(testDatabaseUrl());
+    const server = new URL(testDatabaseUrl(target));
     const database = `petstore_migrations_test_${process.pid}_${Date.now()}`;
     const admin = new Client({ connectionString: server.toString() });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
     const url = new URL(server);
     url.pathname = `/${database}`;
-    const proxy = new DelayingProxy({ host: url.hostname, port: Number(url.port || 5432) }, NETWORK_DELAY_MS);
+    // The instances reach it as the target's services do: straight, or through PgBouncer in
+    // transaction mode (the pooled target), whose `*` entry serves any database.
+    const targetEnv = databaseEnv(target);
+    const reached = new URL(targetEnv.DATABASE_URL);
+    reached.pathname = `/${database}`;
+    const proxy = new DelayingProxy({ host: reached.hostname, port: Number(reached.port || 5432) }, NETWORK_DELAY_MS);
     let servers: RunningServer[] = [];
     try {
-      const remote = new URL(url);
+      const remote = new URL(reached);
       remote.host = `127.0.0.1:${await proxy.open()}`;
-      const env = { DATABASE_URL: remote.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+      const env = { ...targetEnv, DATABASE_URL: remote.toString() };
       const started = await Promise.allSettled(Array.from({ length: INSTANCES }, () => startServer(env, 90_000)));
       servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       expect(started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []))).toEqual([]);

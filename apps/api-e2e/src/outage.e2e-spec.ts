@@ -1,17 +1,19 @@
 import { target } from './support/api';
 import { CuttableProxy } from './support/cuttable-proxy';
-import { AUTH, startServer, testDatabaseUrl, type RunningServer } from './support/server';
+import { AUTH, databaseEnv, startServer, type RunningServer } from './support/server';
 
-const describeOnPostgres = target === 'postgres' ? describe : describe.skip;
+const describeOnPostgres = target !== 'pglite' ? describe : describe.skip;
 
 describeOnPostgres('database outage', () => {
   let proxy: CuttableProxy;
   let server: RunningServer;
 
   beforeAll(async () => {
-    const proxied = await CuttableProxy.inFrontOf(testDatabaseUrl());
+    // In front of what the service reaches: PostgreSQL, or PgBouncer on the pooled target.
+    const env = databaseEnv(target);
+    const proxied = await CuttableProxy.inFrontOf(env.DATABASE_URL);
     proxy = proxied.proxy;
-    server = await startServer({ DATABASE_URL: proxied.url });
+    server = await startServer({ ...env, DATABASE_URL: proxied.url });
   });
 
   afterAll(async () => {

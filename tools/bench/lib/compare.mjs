@@ -58,7 +58,7 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
 /**
  * Runs `request` (or the variant's own `request`) against each variant ({ name, url, apiKey,
  * request? }) in turn, `reps` times after a 1 s warm-up each, and returns per variant the median
- * req/s, p50 and p99, the summed errors and its req/s relative to the first variant.
+ * req/s, p50 and p99, the summed errors, its req/s relative to the first variant, and its runs.
  */
 export async function alternate(tool, variants, request, { connections, reps, seconds }) {
   const load = (variant, duration) =>
@@ -74,6 +74,7 @@ export async function alternate(tool, variants, request, { connections, reps, se
     p50Ms: median(runs[index].map((run) => run.p50Ms)),
     p99Ms: median(runs[index].map((run) => run.p99Ms)),
     errors: runs[index].reduce((sum, run) => sum + run.errors, 0),
+    runs: runs[index],
   }));
   return results.map((result) => ({ ...result, relative: result.rps / results[0].rps }));
 }

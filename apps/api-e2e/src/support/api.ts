@@ -25,6 +25,14 @@ export function baseUrl(): string {
   return url;
 }
 
+/**
+ * The instances behind the shared URL: the pooled target's two, between which its load balancer
+ * alternates connections (each keeps its own metrics); the shared server alone on the others.
+ */
+export function instanceUrls(): string[] {
+  return process.env[`E2E_INSTANCES_${target}`]?.split(',') ?? [baseUrl()];
+}
+
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;

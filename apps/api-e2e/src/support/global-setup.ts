@@ -2,19 +2,33 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPooledTopology } from './pooled-topology';
 import { startPrism } from './prism';
 import { databaseEnv, type E2eTarget, startServer } from './server';
 
-/** Starts the server shared by the e2e tests of one target; its URL reaches the tests through the environment. */
+/**
+ * Starts the server shared by the e2e tests of one target (for the pooled target, two instances
+ * behind a load balancer); its URL reaches the tests through the environment.
+ */
 export default async function globalSetup(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const target = project.globals.e2eTarget;
   process.env.E2E_CONTRACT_COUNT_FILE ??= join(mkdtempSync(join(tmpdir(), 'petstore-contract-')), 'validated.txt');
   reportRuntime(target);
-  const server = await startServer(databaseEnv(target));
-  process.env[`E2E_URL_${target}`] = server.url;
-  (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
+  let url: string;
+  if (target === 'pooled') {
+    const topology = await startPooledTopology();
+    (globalThis as Record<string, unknown>)[`e2eTopology_${target}`] = topology;
+    url = topology.url;
+    process.env[`E2E_INSTANCES_${target}`] = topology.instances.map((instance) => instance.url).join(',');
+    console.log(`e2e:pooled: ${topology.instances.length} instances through PgBouncer (transaction mode) sharing Redis, behind ${url}`);
+  } else {
+    const server = await startServer(databaseEnv(target));
+    (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
+    url = server.url;
+  }
+  process.env[`E2E_URL_${target}`] = url;
   if (process.env.E2E_PRISM === '1') {
-    const prism = await startPrism(`${server.url}/v1`);
+    const prism = await startPrism(`${url}/v1`);
     process.env.E2E_PRISM_URL = prism.url;
     (globalThis as Record<string, unknown>).e2ePrism = prism;
   }

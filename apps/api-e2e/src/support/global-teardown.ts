@@ -1,10 +1,17 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { PooledTopology } from './pooled-topology';
 import type { RunningPrism } from './prism';
 import type { E2eTarget, RunningServer } from './server';
 
 export default async function globalTeardown(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const server = (globalThis as Record<string, unknown>)[`e2eServer_${project.globals.e2eTarget}`] as RunningServer | undefined;
   await server?.stop();
+  const topology = (globalThis as Record<string, unknown>)[`e2eTopology_${project.globals.e2eTarget}`] as PooledTopology | undefined;
+  if (topology) {
+    const connections = await topology.stop();
+    console.log(`\ne2e:pooled: the load balancer handed ${connections.join(' and ')} connections to the two instances`);
+    if (connections.some((count) => count === 0)) throw new Error('The suite did not reach both instances');
+  }
   const prism = (globalThis as Record<string, unknown>).e2ePrism as RunningPrism | undefined;
   if (prism) {
     const violations = await prism.stop();

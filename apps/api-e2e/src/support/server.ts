@@ -10,7 +10,12 @@ const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
 export const TEST_API_KEY = 'e2e-test-key-0123456789';
 export const AUTH = { authorization: `Bearer ${TEST_API_KEY}` } as const;
 
-export type E2eTarget = 'pglite' | 'postgres';
+/**
+ * Where the e2e suite runs: the embedded database; a PostgreSQL database (TEST_DATABASE_URL); or
+ * the scale-out topology, two instances behind a load balancer on a database of its own through
+ * PgBouncer in transaction mode, sharing Redis (support/pooled-topology.ts).
+ */
+export type E2eTarget = 'pglite' | 'postgres' | 'pooled';
 
 export interface RunningServer {
   readonly url: string;
@@ -21,18 +26,36 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The database a test server should use for a target: a fresh PGlite directory, or the test PostgreSQL. */
+/**
+ * The database a test server should use for a target: a fresh PGlite directory, the test
+ * PostgreSQL, or the pooled target's database through PgBouncer (without named prepared statements,
+ * which PgBouncer 1.18 cannot keep).
+ */
 export function databaseEnv(target: E2eTarget): Record<string, string> {
-  if (target === 'pglite') return { DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
-  return { DATABASE_URL: testDatabaseUrl(), DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')) };
+  const DATA_DIR = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+  if (target === 'pglite') return { DATA_DIR };
+  if (target === 'pooled') return { DATABASE_URL: pooledUrl('E2E_POOLED_PGBOUNCER_URL'), DATABASE_PREPARED_STATEMENTS: 'false', DATA_DIR };
+  return { DATABASE_URL: testDatabaseUrl(), DATA_DIR };
 }
 
-/** TEST_DATABASE_URL, refused unless its database name contains "test": e2e tests write to it. */
-export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
+/**
+ * The test database of a PostgreSQL target, straight to PostgreSQL (to prepare or inspect what the
+ * services did): TEST_DATABASE_URL, refused unless its database name contains "test" since e2e
+ * tests write to it; or the pooled target's own database, which its set-up created.
+ */
+export function testDatabaseUrl(target: E2eTarget = 'postgres'): string {
+  if (target === 'pglite') throw new Error('The pglite target has no PostgreSQL database');
+  const url = target === 'pooled' ? pooledUrl('E2E_POOLED_DATABASE_URL') : process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const database = new URL(url).pathname.slice(1);
   if (!database.includes('test')) throw new Error(`Refusing to run e2e tests against database "${database}": its name lacks "test"`);
+  return url;
+}
+
+/** A URL the pooled target's global set-up put in the environment. */
+function pooledUrl(variable: 'E2E_POOLED_DATABASE_URL' | 'E2E_POOLED_PGBOUNCER_URL'): string {
+  const url = process.env[variable];
+  if (!url) throw new Error(`${variable} is not set: the pooled target's global set-up did not run`);
   return url;
 }
 
