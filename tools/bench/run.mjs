@@ -26,7 +26,8 @@ const TARGET_NAMES = ['service', 'parity', 'bare'];
 const SMOKE = process.argv.includes('--smoke');
 const CONFIG = {
   smoke: SMOKE,
-  sizes: SMOKE ? [10_000] : [10_000, 1_000_000],
+  // BENCH_SIZES=10000 skips the 1M-row pass (a quicker comparison of the same cases).
+  sizes: SMOKE ? [10_000] : (process.env.BENCH_SIZES?.split(',').map(Number) ?? [10_000, 1_000_000]),
   reps: positiveInt('BENCH_REPS', SMOKE ? 1 : 3),
   // Seconds per measured run; wrk takes whole seconds.
   seconds: positiveInt('BENCH_DURATION', SMOKE ? 1 : 3),
