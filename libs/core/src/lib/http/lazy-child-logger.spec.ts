@@ -3,7 +3,12 @@ import { Writable } from 'node:stream';
 import { lazyChildLoggerFactory } from './lazy-child-logger';
 
 function fastifyLoggingTo(lines: string[], level: string) {
-  const stream = new Writable({ write: (chunk, _encoding, done) => done(null, lines.push(String(chunk))) });
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   return Fastify({ logger: { level, stream }, disableRequestLogging: true, childLoggerFactory: lazyChildLoggerFactory });
 }
 
