@@ -13,6 +13,7 @@ import {
   corsOptions,
   ErrorBodyFilter,
   InvalidConfigError,
+  JsonBodyValidationPipe,
   lazyChildLoggerFactory,
   loadConfig,
   NODE_SERVER_OPTIONS,
@@ -92,6 +93,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served()));
   app.useGlobalFilters(new ErrorBodyFilter());
+  app.useGlobalPipes(new JsonBodyValidationPipe());
   // One document: what /docs shows, and the query, path and answer schemas of every route.
   const document = createApiDocument(app);
   applyRouteSchemas(app, document);

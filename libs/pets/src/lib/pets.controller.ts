@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { idempotencyKeyOf } from './idempotency-key.header';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
-import { JsonBodyValidationPipe } from './pipes';
 import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
 import { PetsService } from './pets.service';
 
@@ -67,11 +66,7 @@ export class PetsController {
   @Post()
   @HttpCode(201)
   @ApiCreatePet()
-  async create(
-    @Body(JsonBodyValidationPipe) body: CreatePetDto,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Pet> {
+  async create(@Body() body: CreatePetDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);
     const pet = idempotencyKey === undefined ? await this.pets.create(body) : await this.createOnce(idempotencyKey, body, request, reply);
     void reply.header('location', `${request.routeOptions.url}/${pet.id}`);

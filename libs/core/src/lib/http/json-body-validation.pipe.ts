@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { validationFailed } from '@petstore/core';
+import { validationFailed } from '../errors/api.exception';
 
 /**
  * Keys that class-transformer drops or class-validator's whitelist mistakes for known ones,
@@ -8,8 +8,10 @@ import { validationFailed } from '@petstore/core';
 const INHERITED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /**
- * Validates a JSON object body against its DTO: unknown properties are refused by name
- * (no mass assignment) and every problem is listed in the message.
+ * Validates every JSON body against the DTO class its handler declares (`@Body() body: SomeDto`),
+ * as the app's one global pipe: unknown properties are refused by name (no mass assignment) and
+ * every problem is listed in the message. A route cannot forget it. Query and path parameters are
+ * not its business: ajv checks them against the OpenAPI document (route-schemas.ts).
  */
 @Injectable()
 export class JsonBodyValidationPipe extends ValidationPipe {
@@ -24,11 +26,12 @@ export class JsonBodyValidationPipe extends ValidationPipe {
     });
   }
 
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body') return value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw validationFailed('Request body must be a JSON object');
     }
-    const unsafe = metadata.type === 'body' ? Object.keys(value as object).find((key) => INHERITED_KEYS.has(key)) : undefined;
+    const unsafe = Object.keys(value).find((key) => INHERITED_KEYS.has(key));
     if (unsafe) throw validationFailed(`property ${unsafe} should not exist`);
     return super.transform(value, metadata);
   }

@@ -1,7 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
-import { ApiException } from '@petstore/core';
-import { CreatePetDto } from './dto/create-pet.dto';
-import { JsonBodyValidationPipe } from './pipes';
+import { ApiException, JsonBodyValidationPipe } from '@petstore/core';
+import { CreatePetDto } from './create-pet.dto';
 
 async function rejection(promise: () => Promise<unknown>): Promise<ApiException> {
   try {
@@ -13,7 +12,7 @@ async function rejection(promise: () => Promise<unknown>): Promise<ApiException>
   throw new Error('the value was accepted');
 }
 
-describe('JsonBodyValidationPipe', () => {
+describe('NewPet (CreatePetDto) through the JSON body pipe', () => {
   const pipe = new JsonBodyValidationPipe();
   const body: ArgumentMetadata = { type: 'body', metatype: CreatePetDto, data: '' };
   const validate = (value: unknown) => pipe.transform(value, body);
