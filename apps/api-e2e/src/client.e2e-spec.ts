@@ -1,29 +1,29 @@
-import { createPet, createPetstoreClient } from '@petstore/client';
-import { baseUrl, client } from './support/api';
+import { createPet, createPetstoreClient, type Pet } from '@petstore/client';
+import { baseUrl, client, expectNoPetWithId, INT64_MAX, INT64_MIN, uniqueName } from './support/api';
 import { TEST_API_KEY } from './support/server';
-
-const INT64_MAX = 9223372036854775807n;
-const INT64_MIN = -9223372036854775808n;
 
 // The happy paths through the typed client generated from the committed OpenAPI document:
 // a contract change that breaks clients breaks this build.
 describe('the typed client', () => {
   it('adds, gets and lists animals', async () => {
     const petstore = client();
-    const created = await petstore.POST('/pets', { body: { name: 'Typed', categoryId: 42n, status: 'pending' } });
+    const name = uniqueName('Typed');
+    const created = await petstore.POST('/pets', { body: { name, categoryId: 42n, status: 'pending' } });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({ id: expect.any(BigInt), name: 'Typed', categoryId: 42n, status: 'pending' });
+    expect(created.data).toEqual({ id: expect.any(BigInt), name, categoryId: 42n, status: 'pending' });
     const id = created.data!.id;
 
     const fetched = await petstore.GET('/pets/{petId}', { params: { path: { petId: id } } });
     expect(fetched.data).toEqual(created.data);
 
-    const listed = await petstore.GET('/pets', { params: { query: { status: 'pending', limit: 100 } } });
+    // The pending pets from this one on: it comes first, whatever other tests have added.
+    const listed = await petstore.GET('/pets', { params: { query: { status: 'pending', after: id - 1n, limit: 100 } } });
     expect(listed.data?.every((pet) => pet.status === 'pending')).toBe(true);
-    expect(listed.data?.map((pet) => pet.id)).toContain(id);
+    expect(listed.data?.[0]).toEqual(created.data);
   });
 
   it('reads an Error body for a missing animal, its status a number', async () => {
+    await expectNoPetWithId(987654321n);
     const { error, response } = await client().GET('/pets/{petId}', { params: { path: { petId: 987654321n } } });
     expect(response.status).toBe(404);
     expect(error).toEqual({ code: 'PET_NOT_FOUND', message: expect.any(String), status: 404 });
@@ -51,6 +51,7 @@ describe('the typed client', () => {
     });
 
     it.each([INT64_MAX, INT64_MIN])('sends petId %p exactly (a rounded one would be refused with 400)', async (petId) => {
+      await expectNoPetWithId(petId);
       const { error, response } = await client({ exact: true }).GET('/pets/{petId}', { params: { path: { petId } } });
       expect(response.status).toBe(404);
       expect(error).toEqual({ code: 'PET_NOT_FOUND', message: `No pet with id ${petId}`, status: 404 });
@@ -66,8 +67,9 @@ describe('the typed client', () => {
   describe('createPet, which retries safely with an Idempotency-Key', () => {
     it('adds an animal and returns it; a retry with the same key returns the same animal', async () => {
       const petstore = client();
-      const pet = await createPet(petstore, { name: 'Once', categoryId: 5n, status: 'sold' });
-      expect(pet).toEqual({ id: expect.any(BigInt), name: 'Once', categoryId: 5n, status: 'sold' });
+      const name = uniqueName('Once');
+      const pet = await createPet(petstore, { name, categoryId: 5n, status: 'sold' });
+      expect(pet).toEqual({ id: expect.any(BigInt), name, categoryId: 5n, status: 'sold' });
 
       const key = crypto.randomUUID();
       const first = await createPet(petstore, { name: 'Keyed', categoryId: 6n }, { idempotencyKey: key });
@@ -89,9 +91,15 @@ describe('the typed client', () => {
 
       expect(attempts).toBe(2);
       expect(pet).toEqual({ id: expect.any(BigInt), name, categoryId: INT64_MAX, status: 'available' });
-      // The lost attempt created it; the retry, which would have come right after, created nothing.
-      const { data } = await client({ exact: true }).GET('/pets', { params: { query: { after: pet.id - 1n, limit: 100 } } });
-      expect(data?.filter((other) => other.name === name)).toEqual([pet]);
+      // The lost attempt created it; the retry, which would have come right after, created nothing:
+      // every page from it on (other tests add pets meanwhile) holds it alone under its name.
+      const named: Pet[] = [];
+      for (let after: bigint | undefined = pet.id - 1n; after !== undefined;) {
+        const page: Pet[] = (await client({ exact: true }).GET('/pets', { params: { query: { after, limit: 100 } } })).data ?? [];
+        named.push(...page.filter((other) => other.name === name));
+        after = page.length === 100 ? page[99].id : undefined;
+      }
+      expect(named).toEqual([pet]);
     });
   });
 });

@@ -1,11 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { target } from './support/api';
-import { databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
+import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 import {
   authorize,
   CHROMIUM,
   type DocsPage,
   isAuthorized,
+  launchChromium,
   openDocs,
   parameterInput,
   reload,
@@ -48,60 +52,90 @@ function shownList(pet: string): string {
   return `[\n${pet.replace(/^/gm, '  ')}\n]`;
 }
 
-/** Starting a server (a new embedded database) and Chromium on a loaded machine: more than one test's 60 s. */
+/** Starting a server and Chromium on a loaded machine: more than one test's 60 s. */
 const START_TIMEOUT_MS = 120_000;
 
+// Each test opens a page of its own (a fresh browser profile: no key kept from another test) and
+// works with pets it added itself, so that the tests hold in any order.
 describeInBrowser('Swagger UI at /docs, in Chromium', () => {
   let server: RunningServer | undefined;
-  let opening: Promise<DocsPage> | undefined;
-  let docs: DocsPage;
+  let launching: Promise<Browser> | undefined;
+  let browser: Browser;
   /** Where the page was served from: http://127.0.0.1:<random port>. */
   let origin: string;
-  let petId: string;
+  const screenshotDir = mkdtempSync(join(tmpdir(), 'petstore-docs-screens-'));
+  let docs: DocsPage | undefined;
 
   beforeAll(async () => {
     if (!BROWSER_PRESENT) throw new Error(`E2E_BROWSER=1 but ${CHROMIUM} is absent: apt-get install chromium`);
     server = await startServer(databaseEnv(target));
     origin = server.url;
-    opening = openDocs(`${origin}/docs`);
-    docs = await opening;
+    launching = launchChromium();
+    browser = await launching;
   }, START_TIMEOUT_MS);
+
+  afterEach(async () => {
+    await docs?.close();
+    docs = undefined;
+  });
 
   afterAll(async () => {
     // Waits for a browser still starting when beforeAll gave up, so that none is left running.
-    const opened = await opening?.catch(() => undefined);
-    await Promise.all([opened?.close(), server?.stop()]);
-    if (opened) console.log(`Screenshots of the Swagger UI test: ${opened.screenshotDir}`);
+    const launched = await launching?.catch(() => undefined);
+    await Promise.all([launched?.close(), server?.stop()]);
+    console.log(`Screenshots of the Swagger UI test: ${screenshotDir}`);
   });
 
+  /** The /docs page in a fresh profile, with the test key entered through Authorize unless `authorized` is false. */
+  async function openPage({ authorized = true } = {}): Promise<DocsPage> {
+    docs = await openDocs(browser, `${origin}/docs`, screenshotDir);
+    if (authorized) await authorize(docs.page, TEST_API_KEY);
+    return docs;
+  }
+
+  /** Adds a pet of the test's own through the API, and returns its id. */
+  async function addPet(): Promise<string> {
+    const response = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: NEW_PET,
+    });
+    expect(response.status).toBe(201);
+    return /"id":(\d+)/.exec(await response.text())![1];
+  }
+
   it('is titled after the API and offers the server it was served from first', async () => {
-    expect(await docs.page.title()).toBe('Petstore API');
-    expect(await selectedServer(docs.page)).toBe('/v1');
+    const { page } = await openPage({ authorized: false });
+    expect(await page.title()).toBe('Petstore API');
+    expect(await selectedServer(page)).toBe('/v1');
   });
 
   it('takes an API key through Authorize', async () => {
-    await authorize(docs.page, TEST_API_KEY);
-    expect(await isAuthorized(docs.page)).toBe(true);
+    const { page } = await openPage({ authorized: false });
+    expect(await isAuthorized(page)).toBe(false);
+    await authorize(page, TEST_API_KEY);
+    expect(await isAuthorized(page)).toBe(true);
   });
 
   it('lists pets', async () => {
-    const shown = await tryItOut(docs, 'listPets', 'first');
+    const shown = await tryItOut(await openPage(), 'listPets', 'first');
     expect(shown.requestUrl).toBe(`${origin}/v1/pets?limit=20`);
     expect(shown.status).toBe('200');
     expect(Array.isArray(JSON.parse(shown.body))).toBe(true);
   });
 
   it('adds a pet and shows its int64 categoryId with every digit', async () => {
-    const shown = await tryItOut(docs, 'createPet', 'int64', (operation) => requestBodyEditor(operation).fill(NEW_PET));
+    const shown = await tryItOut(await openPage(), 'createPet', 'int64', (operation) => requestBodyEditor(operation).fill(NEW_PET));
     expect(shown.requestUrl).toBe(`${origin}/v1/pets`);
     expect(shown.status).toBe('201');
-    petId = /^ {2}"id": (\d+),$/m.exec(shown.body)?.[1] ?? 'none';
+    const petId = /^ {2}"id": (\d+),$/m.exec(shown.body)?.[1] ?? 'none';
     expect(shown.body).toBe(shownPet(petId));
     expect(shown.headers).toContain(`location: /v1/pets/${petId}`);
   });
 
-  it('gets that pet, from a field filled in with the example id', async () => {
-    const shown = await tryItOut(docs, 'getPet', 'added', async (operation) => {
+  it('gets a pet, from a field filled in with the example id', async () => {
+    const petId = await addPet();
+    const shown = await tryItOut(await openPage(), 'getPet', 'added', async (operation) => {
       expect(await parameterInput(operation, 'petId').inputValue()).toBe('1');
       await parameterInput(operation, 'petId').fill(petId);
     });
@@ -112,11 +146,14 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
   });
 
   it('keeps the key and the server after a reload, and calls the API again', async () => {
-    await reload(docs);
-    expect(await selectedServer(docs.page)).toBe('/v1');
-    expect(await isAuthorized(docs.page)).toBe(true);
+    const petId = await addPet();
+    const page = await openPage();
+    await reload(page);
+    expect(await selectedServer(page.page)).toBe('/v1');
+    expect(await isAuthorized(page.page)).toBe(true);
+    // From the id before this test's pet, one pet: that one, whatever other pets there are.
     const after = String(BigInt(petId) - 1n);
-    const shown = await tryItOut(docs, 'listPets', 'after-reload', async (operation) => {
+    const shown = await tryItOut(page, 'listPets', 'after-reload', async (operation) => {
       await parameterInput(operation, 'limit').fill('1');
       await parameterInput(operation, 'after').fill(after);
     });
@@ -125,8 +162,15 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
     expect(shown.body).toBe(shownList(shownPet(petId)));
   });
 
-  it('called its own origin only, and logged no error (a CSP refusal would be one)', () => {
-    expect(docs.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
-    expect(docs.errors).toEqual([]);
+  it('calls its own origin only, and logs no error (a CSP refusal would be one), through every operation and a reload', async () => {
+    const page = await openPage();
+    await tryItOut(page, 'listPets', 'origin');
+    const added = await tryItOut(page, 'createPet', 'origin', (operation) => requestBodyEditor(operation).fill(NEW_PET));
+    const petId = /^ {2}"id": (\d+),$/m.exec(added.body)?.[1] ?? 'none';
+    await tryItOut(page, 'getPet', 'origin', (operation) => parameterInput(operation, 'petId').fill(petId));
+    await reload(page);
+    await tryItOut(page, 'listPets', 'origin-after-reload');
+    expect(page.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    expect(page.errors).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { call, createPet, expectError, type ApiResponse } from './support/api';
+import { call, createPet, expectError, expectNoPetWithId, type ApiResponse, uniqueName } from './support/api';
 
 const expectDeprecationHeaders = (response: ApiResponse) => {
   expect(response.headers.get('deprecation')).toBe('@1922659200');
@@ -8,16 +8,18 @@ const expectDeprecationHeaders = (response: ApiResponse) => {
 
 describe('GET /v1/pets/{petId} (deprecated)', () => {
   it('returns the pet with its exact int64 fields', async () => {
-    const id = await createPet({ name: 'Fido', categoryId: 9223372036854775807n, status: 'sold' });
+    const name = uniqueName('Fido');
+    const id = await createPet({ name, categoryId: 9223372036854775807n, status: 'sold' });
     const response = await call('GET', `/v1/pets/${id}`, { exact: true });
     expect(response.status).toBe(200);
-    expect(response.text).toBe(`{"id":${id},"name":"Fido","categoryId":9223372036854775807,"status":"sold"}`);
+    expect(response.text).toBe(`{"id":${id},"name":"${name}","categoryId":9223372036854775807,"status":"sold"}`);
     expectDeprecationHeaders(response);
   });
 
   it.each(['999999999', '9223372036854775807', '0', '-1', '-9223372036854775808'])(
     'answers 404 PET_NOT_FOUND for the absent id %s',
     async (id) => {
+      await expectNoPetWithId(BigInt(id));
       const response = await call('GET', `/v1/pets/${id}`);
       expectError(response, 404, 'PET_NOT_FOUND');
       expectDeprecationHeaders(response);

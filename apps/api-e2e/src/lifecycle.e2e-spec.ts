@@ -7,11 +7,32 @@ import { AUTH, databaseEnv, runServerToExit, startServer } from './support/serve
 
 const json = { ...AUTH, 'content-type': 'application/json' };
 
-describe('service lifecycle', () => {
-  // One database for the whole file: its tests run one after the other, each with its own server.
-  const env = databaseEnv(target);
+/** Polls `condition` every 10 ms; fails naming `what` if it does not hold within `timeoutMs`. */
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}`);
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}
 
+/** Whether a new connection to the server is refused (it has stopped accepting). */
+function refusesConnections(hostname: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(port, hostname);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+// Every test starts its servers on a database of its own (databaseEnv: a copy of an empty one on
+// PGlite), so that none waits on another's data directory or lock, whatever the order.
+describe('service lifecycle', () => {
   it('keeps pets across a restart and stops cleanly on SIGTERM', async () => {
+    const env = databaseEnv(target);
     const first = await startServer(env);
     const created = await fetch(`${first.url}/v1/pets`, {
       method: 'POST',
@@ -32,6 +53,7 @@ describe('service lifecycle', () => {
   });
 
   it('keeps every acknowledged pet when the process is killed (SIGKILL)', async () => {
+    const env = databaseEnv(target);
     const first = await startServer(env);
     const created = await fetch(`${first.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Crash","categoryId":7}' });
     expect(created.status).toBe(201);
@@ -52,26 +74,31 @@ describe('service lifecycle', () => {
   });
 
   it('finishes a request in flight before it exits', async () => {
-    const server = await startServer(env);
+    const server = await startServer(databaseEnv(target));
     const { hostname, port } = new URL(server.url);
     const body = '{"name":"Late","categoryId":1}';
-    // Send the headers and half the body, stop the server, then send the rest: the request is
-    // in flight for certain when SIGTERM arrives.
+    // The headers and half the body, SIGTERM, then the rest. Each step waits for the server's own
+    // sign, not for a fixed time that a loaded machine can outlast: Node answers 100 Continue as it
+    // hands the request over (it is in flight from then on), and a server shutting down refuses
+    // new connections (README: stop accepting) while it waits for the rest of this body.
     const socket = connect(Number(port), hostname);
     await new Promise((done) => socket.once('connect', done));
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk));
     const closed = new Promise((done) => socket.once('close', done));
     socket.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${AUTH.authorization}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+      `POST /v1/pets HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
-    await new Promise((done) => setTimeout(done, 200));
+    await waitFor(() => answer.includes('\r\n\r\n'), 'the interim answer to Expect: 100-continue');
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    socket.write(body.slice(0, 10));
     const stopped = server.stop('SIGTERM');
-    await new Promise((done) => setTimeout(done, 200));
+    await waitFor(() => refusesConnections(hostname, Number(port)), 'the server to stop accepting connections after SIGTERM');
+    expect(answer).not.toMatch(/HTTP\/1\.1 [2-5]\d\d /);
     socket.write(body.slice(10));
     await closed;
-    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(await stopped).toBe(0);
   });
 
@@ -110,7 +137,7 @@ describe('service lifecycle', () => {
 
   if (target === 'postgres') {
     it('serves with unnamed statements when DATABASE_PREPARED_STATEMENTS=false (for poolers that cannot keep them)', async () => {
-      const server = await startServer({ ...env, DATABASE_PREPARED_STATEMENTS: 'false' });
+      const server = await startServer({ ...databaseEnv(target), DATABASE_PREPARED_STATEMENTS: 'false' });
       try {
         const created = await fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Unnamed","categoryId":3}' });
         expect(created.status).toBe(201);
@@ -125,6 +152,7 @@ describe('service lifecycle', () => {
 
   if (target === 'pglite') {
     it('refuses a second process on the same data directory', async () => {
+      const env = databaseEnv(target);
       const first = await startServer(env);
       try {
         const { code, output } = await runServerToExit({ ...env, API_KEYS: 'k' });
@@ -136,6 +164,7 @@ describe('service lifecycle', () => {
     });
 
     it('takes over a lock left by a process that no longer runs', async () => {
+      const env = databaseEnv(target);
       writeFileSync(join(env.DATA_DIR, 'petstore.lock'), '999999999');
       const server = await startServer(env);
       await server.stop();

@@ -1,75 +1,104 @@
-import { call, createPet, expectError } from './support/api';
+import { call, createPet, expectError, type ListedPet, nextLink, petsAfter, uniqueCategoryId, uniqueName } from './support/api';
 
-interface PetBody {
-  id: number;
-  name: string;
-  categoryId: number;
-  status: string;
-}
-
-const list = async (query = ''): Promise<PetBody[]> => {
+const list = async (query = ''): Promise<ListedPet[]> => {
   const response = await call('GET', `/v1/pets${query}`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(Array.isArray(response.body)).toBe(true);
-  return response.body as PetBody[];
+  return response.body as ListedPet[];
 };
 
+const ascending = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+
 describe('GET /v1/pets', () => {
+  // Pets of this file's own, enough of every status for the default page and the filters. Other
+  // files add pets to the same list meanwhile, possibly between these: the tests list from just
+  // before these (`after`) and assert about these, never about which other pets there are.
+  const statuses = ['available', 'pending', 'sold'] as const;
+  const categoryId = uniqueCategoryId();
+  const name = uniqueName('List');
+  let own: Array<{ id: number; status: string }>;
+  /** The cursor just before this file's first pet. */
+  let from: number;
+  const isOwn = (pet: ListedPet) => pet.name === name && BigInt(pet.categoryId) === categoryId;
+  const ownIds = (status?: string) => ascending(own.filter((pet) => !status || pet.status === status).map((pet) => pet.id));
+
   beforeAll(async () => {
-    // Enough pets of every status for the default page and the filters.
-    const statuses = ['available', 'pending', 'sold'] as const;
-    for (let i = 0; i < 22; i++) await createPet({ name: `List ${i}`, status: statuses[i % 3] });
+    own = [];
+    for (let i = 0; i < 22; i++) {
+      const status = statuses[i % 3];
+      own.push({ id: Number(await createPet({ name, categoryId, status })), status });
+    }
+    from = Math.min(...own.map((pet) => pet.id)) - 1;
   });
 
   it('returns a bare array of pets, 20 by default, in ascending id order', async () => {
-    const pets = await list();
+    const pets = await list(`?after=${from}`);
     expect(pets).toHaveLength(20);
     for (const pet of pets) expect(Object.keys(pet).sort()).toEqual(['categoryId', 'id', 'name', 'status']);
     const ids = pets.map((pet) => pet.id);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toEqual(ascending(ids));
+    expect(ids[0]).toBe(from + 1);
+    expect(isOwn(pets[0])).toBe(true);
+  });
+
+  it('returns 20 pets without a cursor too, in ascending id order', async () => {
+    // 22 pets of this file's own exist: the first page is full, whichever pets it holds.
+    const ids = (await list()).map((pet) => pet.id);
+    expect(ids).toHaveLength(20);
+    expect(ids).toEqual(ascending(ids));
   });
 
   it.each([1, 5, 21, 100])('returns at most limit=%i pets', async (limit) => {
-    const pets = await list(`?limit=${limit}`);
+    const pets = await list(`?limit=${limit}&after=${from}`);
     expect(pets.length).toBeLessThanOrEqual(limit);
-    if (limit <= 21) expect(pets).toHaveLength(limit);
+    // At least this file's 22 pets come after the cursor.
+    if (limit <= 22) expect(pets).toHaveLength(limit);
+    else expect(pets.length).toBeGreaterThanOrEqual(22);
   });
 
-  it.each(['available', 'pending', 'sold'])('filters by status=%s', async (status) => {
-    const pets = await list(`?status=${status}&limit=100`);
+  it.each(statuses)('filters by status=%s', async (status) => {
+    const pets = await list(`?status=${status}&limit=100&after=${from}`);
     expect(pets.length).toBeGreaterThan(0);
     expect(pets.every((pet) => pet.status === status)).toBe(true);
+    // Every pet of this file's with that status, and none with another, over all the pages.
+    const all = await petsAfter(from, `status=${status}`);
+    expect(all.every((pet) => pet.status === status)).toBe(true);
+    expect(all.filter(isOwn).map((pet) => pet.id)).toEqual(ownIds(status));
   });
 
   it('combines the filter with the limit', async () => {
-    const pets = await list('?status=pending&limit=2');
+    const pets = await list(`?status=pending&limit=2&after=${from}`);
     expect(pets).toHaveLength(2);
     expect(pets.every((pet) => pet.status === 'pending')).toBe(true);
   });
 
   it('pages with after= and a Link to the next full page, keeping the filter', async () => {
-    const first = await call('GET', '/v1/pets?status=sold&limit=2');
-    const firstPage = first.body as PetBody[];
-    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    const first = await call('GET', `/v1/pets?status=sold&limit=2&after=${from}`);
+    const firstPage = first.body as ListedPet[];
+    expect(firstPage).toHaveLength(2);
+    const next = nextLink(first);
     expect(next).toBe(`/v1/pets?limit=2&status=sold&after=${firstPage[1].id}`);
-    const second = (await call('GET', next!)).body as PetBody[];
+    // This file has 7 sold pets after the cursor: the second page is not empty either.
+    const second = (await call('GET', next!)).body as ListedPet[];
     expect(second.length).toBeGreaterThan(0);
     expect(second.every((pet) => pet.status === 'sold' && pet.id > firstPage[1].id)).toBe(true);
   });
 
   it('visits every pet exactly once when following the links', async () => {
-    const all = (await list('?limit=100&status=pending')).map((pet) => pet.id);
-    const seen: number[] = [];
-    let path: string | undefined = '/v1/pets?limit=3&status=pending';
+    const seen: ListedPet[] = [];
+    let path: string | undefined = `/v1/pets?limit=3&status=pending&after=${from}`;
     while (path) {
       const response = await call('GET', path);
-      seen.push(...(response.body as PetBody[]).map((pet) => pet.id));
-      path = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1];
+      seen.push(...(response.body as ListedPet[]));
+      path = nextLink(response);
     }
-    // Pets other tests add meanwhile can only come after: ids grow.
-    expect(seen.slice(0, all.length)).toEqual(all);
-    expect(seen).toEqual([...new Set(seen)].sort((a, b) => a - b));
+    const ids = seen.map((pet) => pet.id);
+    // Strictly ascending: no pet twice; and this file's pending pets all there. Pets other files
+    // add meanwhile may show up too, in their place.
+    expect(ids).toEqual([...new Set(ascending(ids))]);
+    expect(seen.every((pet) => pet.status === 'pending')).toBe(true);
+    expect(seen.filter(isOwn).map((pet) => pet.id)).toEqual(ownIds('pending'));
   });
 
   it('sends no next link for a page that is not full', async () => {
@@ -85,7 +114,7 @@ describe('GET /v1/pets', () => {
   });
 
   it('ignores query parameters it does not know', async () => {
-    expect(await list('?limit=3&foo=bar')).toHaveLength(3);
+    expect(await list(`?limit=3&foo=bar&after=${from}`)).toHaveLength(3);
   });
 
   it.each(['0', '101', '-1', 'abc', '1.5', '1e2', '', '+5', '05', ' 5', '0x10', '99999999999999999999'])(

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { target } from './support/api';
 import { createKey } from './support/keys-cli';
-import { databaseEnv, type RunningServer, startServer, TEST_API_KEY, testDatabaseUrl } from './support/server';
+import { databaseEnv, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
-const OTHER_KEY = 'e2e-other-key-0123456789';
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function expectRateLimited(response: Response, policy: string, limit: number): Promise<void> {
@@ -23,12 +22,34 @@ async function expectRateLimited(response: Response, policy: string, limit: numb
 describe('rate limits in one instance', () => {
   let server: RunningServer;
   const env = databaseEnv(target);
+  // Each test draws on budgets no other test touches, so that they hold in any order: a bootstrap
+  // key of its own, and for failed authentications a client address of its own, which it names in
+  // X-Forwarded-For (the server trusts the loopback proxy, that is the test itself).
+  const KEYS = Array.from({ length: 8 }, (_, index) => `e2e-rate-limit-key-${index}-0123456789`);
+  let keysTaken = 0;
+  const ownKey = () => KEYS[keysTaken++];
+  let addressesTaken = 0;
+  const ownAddress = () => `192.0.2.${++addressesTaken}`;
   const send = (headers: Record<string, string>, init: RequestInit = {}) => fetch(`${server.url}/v1/pets?limit=1`, { ...init, headers });
+  const from = (address: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': address, ...headers });
+
+  /** Spends a key's budget of 3 requests. */
+  async function exhaust(key: string): Promise<void> {
+    for (let request = 0; request < 3; request++) expect((await send(auth(key))).status).toBe(200);
+  }
+
+  const refusals = async () => {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const count = (policy: string) =>
+      Number(new RegExp(`^petstore_rate_limited_total\\{policy="${policy}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    return { perKey: count('per-key'), authFailures: count('auth-failures') };
+  };
 
   beforeAll(async () => {
     server = await startServer({
       ...env,
-      API_KEYS: `${TEST_API_KEY},${OTHER_KEY}`,
+      API_KEYS: KEYS.join(','),
+      TRUST_PROXY: 'loopback',
       RATE_LIMIT_PER_MINUTE: '3',
       RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2',
     });
@@ -39,49 +60,61 @@ describe('rate limits in one instance', () => {
   });
 
   it('counts down each key in the RateLimit header, then answers 429 until the window resets', async () => {
+    const key = ownKey();
     for (const remaining of [2, 1, 0]) {
-      const response = await send(auth(TEST_API_KEY));
+      const response = await send(auth(key));
       expect(response.status).toBe(200);
       expect(response.headers.get('ratelimit-policy')).toBe('"per-key";q=3;w=60');
       expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key";r=${remaining};t=(60|59|58)$`));
     }
-    await expectRateLimited(await send(auth(TEST_API_KEY)), 'per-key', 3);
+    await expectRateLimited(await send(auth(key)), 'per-key', 3);
   });
 
   it('does not create a pet over the limit', async () => {
+    const key = ownKey();
+    await exhaust(key);
     const response = await fetch(`${server.url}/v1/pets`, {
       method: 'POST',
-      headers: { ...auth(TEST_API_KEY), 'content-type': 'application/json' },
+      headers: { ...auth(key), 'content-type': 'application/json' },
       body: '{"name":"Over","categoryId":1}',
     });
     await expectRateLimited(response, 'per-key', 3);
   });
 
   it('leaves the budget of another key untouched', async () => {
-    const response = await send(auth(OTHER_KEY));
+    const [spent, other] = [ownKey(), ownKey()];
+    await exhaust(spent);
+    await expectRateLimited(await send(auth(spent)), 'per-key', 3);
+    const response = await send(auth(other));
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit')).toMatch(/^"per-key";r=2;t=\d+$/);
   });
 
   it('throttles the failures of an address past its budget, and still admits its valid keys', async () => {
+    const address = ownAddress();
     for (const remaining of [1, 0]) {
-      const response = await send(auth('wrong-key'));
+      const response = await send(from(address, auth('wrong-key')));
       expect(response.status).toBe(401);
       expect(response.headers.get('ratelimit-policy')).toBe('"auth-failures";q=2;w=60');
       expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"auth-failures";r=${remaining};t=\\d+$`));
     }
-    await expectRateLimited(await send(auth('wrong-key')), 'auth-failures', 2);
-    await expectRateLimited(await send({}), 'auth-failures', 2);
+    await expectRateLimited(await send(from(address, auth('wrong-key'))), 'auth-failures', 2);
+    await expectRateLimited(await send(from(address)), 'auth-failures', 2);
     // Behind one NAT or proxy, one bad client must not lock out the others: bootstrap and issued keys still work.
-    expect((await send(auth(OTHER_KEY))).status).toBe(200);
+    expect((await send(from(address, auth(ownKey())))).status).toBe(200);
     const issued = await createKey('e2e throttled address', env);
-    expect((await send(auth(issued))).status).toBe(200);
+    expect((await send(from(address, auth(issued)))).status).toBe(200);
   });
 
   it('counts refused requests in /metrics', async () => {
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    expect(metrics).toMatch(/^petstore_rate_limited_total\{policy="per-key"\} 2$/m);
-    expect(metrics).toMatch(/^petstore_rate_limited_total\{policy="auth-failures"\} 2$/m);
+    const before = await refusals();
+    const key = ownKey();
+    await exhaust(key);
+    await expectRateLimited(await send(auth(key)), 'per-key', 3);
+    const address = ownAddress();
+    for (let failure = 0; failure < 2; failure++) expect((await send(from(address, auth('wrong-key')))).status).toBe(401);
+    await expectRateLimited(await send(from(address, auth('wrong-key'))), 'auth-failures', 2);
+    expect(await refusals()).toEqual({ perKey: before.perKey + 1, authFailures: before.authFailures + 1 });
   });
 });
 

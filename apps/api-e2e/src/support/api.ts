@@ -1,3 +1,4 @@
+import { randomInt, randomUUID } from 'node:crypto';
 import { createPetstoreClient, type PetstoreClient, type PetStatus } from '@petstore/client';
 import { expectDocumentedResponse } from './contract';
 import type { E2eTarget } from './server';
@@ -115,4 +116,63 @@ export async function createPet(pet: { name?: string; categoryId?: bigint; statu
   const { data, response } = await client({ exact: !isSafeInteger(categoryId) }).POST('/pets', { body });
   if (!data) throw new Error(`createPet failed: ${response.status}`);
   return data.id;
+}
+
+export const INT64_MAX = 9223372036854775807n;
+export const INT64_MIN = -9223372036854775808n;
+
+// Every test owns its data (README, "Development"): other files write to the same server and
+// database at the same time, in any order. These helpers give a test names and categories of its
+// own, find its own pets, and check, rather than assume, that an id names no pet.
+
+/** A pet's name no other test uses: `label`, then random characters. */
+export function uniqueName(label: string): string {
+  return `${label}-${randomUUID().slice(0, 8)}`;
+}
+
+/** A categoryId no other test uses; below 2^53, so that it passes through Prism unrounded. */
+export function uniqueCategoryId(): bigint {
+  return BigInt(randomInt(1, 2 ** 48 - 1));
+}
+
+/** A pet as the list gives it, parsed with JavaScript numbers (use `exact` answers for int64 digits). */
+export interface ListedPet {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number;
+  readonly status: string;
+}
+
+/**
+ * Every pet whose id is greater than `after`, following the `next` links from pages of 100 (with
+ * `query`, e.g. `status=sold`): the whole rest of the list, which other tests may be adding to.
+ */
+export async function petsAfter(after: bigint | number, query = ''): Promise<ListedPet[]> {
+  const pets: ListedPet[] = [];
+  let path: string | undefined = `/v1/pets?limit=100${query ? `&${query}` : ''}&after=${after}`;
+  while (path) {
+    const response = await call('GET', path);
+    expect(response.status).toBe(200);
+    pets.push(...(response.body as ListedPet[]));
+    path = nextLink(response);
+  }
+  return pets;
+}
+
+/** The target of a page's `Link: <…>; rel="next"`, if it has one. */
+export function nextLink(response: ApiResponse): string | undefined {
+  return /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1];
+}
+
+/**
+ * Asserts that no pet has this id now, by listing from the id before it (pets come in ascending
+ * id order): a test about an absent pet checks that it is absent rather than assume it. Ids that
+ * the service has not reached (INT64_MAX) cannot be taken between this probe and the request.
+ */
+export async function expectNoPetWithId(id: bigint): Promise<void> {
+  const query = id > INT64_MIN ? `?limit=1&after=${id - 1n}` : '?limit=1';
+  const { status, text } = await call('GET', `/v1/pets${query}`, { exact: true });
+  expect(status).toBe(200);
+  const first = /^\[\{"id":(-?\d+)/.exec(text)?.[1];
+  expect({ petWithId: id, exists: first !== undefined && BigInt(first) === id }).toEqual({ petWithId: id, exists: false });
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPooledTopology } from './pooled-topology';
 import { startPrism } from './prism';
-import { databaseEnv, type E2eTarget, startServer } from './server';
+import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } from './server';
 
 /**
  * Starts the server shared by the e2e tests of one target (for the pooled target, two instances
@@ -22,6 +22,7 @@ export default async function globalSetup(_config: unknown, project: { globals: 
     process.env[`E2E_INSTANCES_${target}`] = topology.instances.map((instance) => instance.url).join(',');
     console.log(`e2e:pooled: ${topology.instances.length} instances through PgBouncer (transaction mode) sharing Redis, behind ${url}`);
   } else {
+    if (target === 'pglite') process.env[PGLITE_TEMPLATE_VARIABLE] = await preparedEmbeddedDatabase();
     const server = await startServer(databaseEnv(target));
     (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
     url = server.url;
@@ -32,6 +33,18 @@ export default async function globalSetup(_config: unknown, project: { globals: 
     process.env.E2E_PRISM_URL = prism.url;
     (globalThis as Record<string, unknown>).e2ePrism = prism;
   }
+}
+
+/**
+ * An empty embedded database, created once by the service itself (initdb and every migration) and
+ * shut down cleanly: databaseEnv copies it for each server that needs a new one (see server.ts).
+ */
+async function preparedEmbeddedDatabase(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-template-'));
+  const server = await startServer({ DATA_DIR: dataDir });
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`The template database's server exited with ${code}:\n${server.output()}`);
+  return dataDir;
 }
 
 /** Says which node the servers run on: they are spawned with this process's binary, and CI runs

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { PooledTopology } from './pooled-topology';
 import type { RunningPrism } from './prism';
-import type { E2eTarget, RunningServer } from './server';
+import { type E2eTarget, PGLITE_TEMPLATE_VARIABLE, type RunningServer } from './server';
 
 export default async function globalTeardown(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
   const server = (globalThis as Record<string, unknown>)[`e2eServer_${project.globals.e2eTarget}`] as RunningServer | undefined;
@@ -11,6 +11,11 @@ export default async function globalTeardown(_config: unknown, project: { global
     const connections = await topology.stop();
     console.log(`\ne2e:pooled: the load balancer handed ${connections.join(' and ')} connections to the two instances`);
     if (connections.some((count) => count === 0)) throw new Error('The suite did not reach both instances');
+  }
+  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (project.globals.e2eTarget === 'pglite' && template) {
+    rmSync(template, { recursive: true, force: true });
+    delete process.env[PGLITE_TEMPLATE_VARIABLE];
   }
   const prism = (globalThis as Record<string, unknown>).e2ePrism as RunningPrism | undefined;
   if (prism) {

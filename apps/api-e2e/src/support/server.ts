@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,15 +27,32 @@ export interface RunningServer {
 }
 
 /**
- * The database a test server should use for a target: a fresh PGlite directory, the test
- * PostgreSQL, or the pooled target's database through PgBouncer (without named prepared statements,
- * which PgBouncer 1.18 cannot keep).
+ * How long a server may take to start, or to refuse to start: on a 2-core machine where other test
+ * files start servers and fuzz theirs at the same time, a start that takes 1.5 s alone takes 5 to 15.
+ */
+export const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Where global set-up keeps an embedded database it created and shut down cleanly, which
+ * databaseEnv copies. Creating one (initdb and the migrations, in WebAssembly) takes 5 s of CPU
+ * alone and 20 to 35 s while other files do the same; a copy takes milliseconds and starts like a
+ * restart. Tests that are about creating the data directory give a DATA_DIR of their own.
+ */
+export const PGLITE_TEMPLATE_VARIABLE = 'E2E_PGLITE_TEMPLATE';
+
+/**
+ * A database of the caller's own for a target: a new PGlite directory (a copy of the prepared
+ * empty database, when global set-up made one); or, shared by every test of the run (tests tell
+ * their rows apart by what they created), the test PostgreSQL, or the pooled target's database
+ * through PgBouncer (without named prepared statements, which PgBouncer 1.18 cannot keep).
  */
 export function databaseEnv(target: E2eTarget): Record<string, string> {
   const DATA_DIR = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
-  if (target === 'pglite') return { DATA_DIR };
   if (target === 'pooled') return { DATABASE_URL: pooledUrl('E2E_POOLED_PGBOUNCER_URL'), DATABASE_PREPARED_STATEMENTS: 'false', DATA_DIR };
-  return { DATABASE_URL: testDatabaseUrl(), DATA_DIR };
+  if (target === 'postgres') return { DATABASE_URL: testDatabaseUrl(), DATA_DIR };
+  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (template) cpSync(template, DATA_DIR, { recursive: true });
+  return { DATA_DIR };
 }
 
 /**
@@ -68,7 +85,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built service with these variables (plus a free PORT) and waits until it answers /healthz. */
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: {
@@ -105,7 +122,8 @@ async function waitUntilAnswering(server: RunningServer, exited: Promise<number 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && !stopped) {
     try {
-      if ((await fetch(`${server.url}/healthz`)).ok) return;
+      // Each attempt is bounded too: a port that accepts and never answers must not outlast the deadline.
+      if ((await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok) return;
     } catch {
       // Not listening yet.
     }
@@ -115,8 +133,11 @@ async function waitUntilAnswering(server: RunningServer, exited: Promise<number 
   throw new Error(`The server did not start:\n${server.output()}`);
 }
 
-/** Runs the built service to completion (for start-up failures) and returns its exit code and output. */
-export async function runServerToExit(env: Record<string, string>, timeoutMs = 15_000): Promise<{ code: number | null; output: string }> {
+/** Runs the built service to completion (for start-up failures) and returns its exit code and output; killed past `timeoutMs`. */
+export async function runServerToExit(
+  env: Record<string, string>,
+  timeoutMs = START_TIMEOUT_MS,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,7 +145,10 @@ export async function runServerToExit(env: Record<string, string>, timeoutMs = 1
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => {
+    output += `\n(still running after ${timeoutMs} ms: killed by the test)`;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const code = await new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
   clearTimeout(timer);
   return { code, output };

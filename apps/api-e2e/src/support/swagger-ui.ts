@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
@@ -11,7 +9,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 /**
  * Headless, as root (no sandbox), without a GPU. Chromium's own background connections (updates,
  * sync, QUIC probes, first-run pages) are switched off: on a closed network they are refused and
- * only slow the start down. Playwright adds --user-data-dir: a fresh, empty profile it deletes on close.
+ * only slow the start down. Playwright adds --user-data-dir: a fresh, empty profile it deletes on close; each page gets a context of its own.
  */
 const CHROMIUM_ARGS = [
   '--headless',
@@ -38,47 +36,48 @@ export interface DocsPage {
   /** Where `screenshot` writes. */
   readonly screenshotDir: string;
   screenshot(name: string): Promise<string>;
+  /** Closes the page and its profile; the browser stays for the next page. */
   close(): Promise<void>;
 }
 
-/**
- * Opens `url` (the /docs page) in a fresh Chromium profile and waits until Swagger UI shows its
- * operations. If that fails, the browser is closed: one left running would keep Jest from exiting.
- */
-export async function openDocs(url: string): Promise<DocsPage> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
-  try {
-    return await openPage(browser, url);
-  } catch (error) {
-    await browser.close();
-    throw error;
-  }
+/** Starts headless Chromium; the caller closes it (one left running would keep Jest from exiting). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
 }
 
-async function openPage(browser: Browser, url: string): Promise<DocsPage> {
-  const screenshotDir = mkdtempSync(join(tmpdir(), 'petstore-docs-screens-'));
+/**
+ * Opens `url` (the /docs page) in a fresh, empty profile of `browser` (a context of its own: no
+ * key or storage of another page) and waits until Swagger UI shows its operations. Screenshots go
+ * to `screenshotDir`.
+ */
+export async function openDocs(browser: Browser, url: string, screenshotDir: string): Promise<DocsPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
-  await waitForOperations(page);
-  return {
-    page,
-    requests,
-    errors,
-    screenshotDir,
-    screenshot: async (name) => {
-      const path = join(screenshotDir, `${name}.png`);
-      await page.screenshot({ path });
-      return path;
-    },
-    close: () => browser.close(),
-  };
+  try {
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(url);
+    await waitForOperations(page);
+    return {
+      page,
+      requests,
+      errors,
+      screenshotDir,
+      screenshot: async (name) => {
+        const path = join(screenshotDir, `${name}.png`);
+        await page.screenshot({ path });
+        return path;
+      },
+      close: () => context.close(),
+    };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
 }
 
 /** Reloads the page, as a reader does, and waits for Swagger UI again. */
