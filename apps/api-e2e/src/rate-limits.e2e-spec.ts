@@ -135,10 +135,15 @@ describe('database lookups of unknown keys', () => {
   it('stay within 10 a second per address, however many random keys arrive at once', async () => {
     const before = await lookups();
     const started = Date.now();
-    const statuses = await Promise.all(
-      Array.from({ length: 1500 }, async () => {
-        const key = `ps_${randomBytes(6).toString('hex')}_${randomBytes(32).toString('base64url')}`;
-        return (await fetch(`${server.url}/v1/pets?limit=1`, { headers: auth(key) })).status;
+    // 1,500 random keys from 250 connections at a time: more at once would overflow the server's
+    // listen backlog (511) on a loaded machine and time out connecting, which tests nothing here.
+    const keys = Array.from({ length: 1500 }, () => `ps_${randomBytes(6).toString('hex')}_${randomBytes(32).toString('base64url')}`);
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 250 }, async () => {
+        for (let key = keys.pop(); key !== undefined; key = keys.pop()) {
+          statuses.push((await fetch(`${server.url}/v1/pets?limit=1`, { headers: auth(key) })).status);
+        }
       }),
     );
     const seconds = Math.ceil((Date.now() - started) / 1000);
