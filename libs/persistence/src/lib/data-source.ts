@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
+import { embeddedDatabaseDir } from './embedded-database';
 import { MIGRATIONS } from './migrations';
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
@@ -39,7 +39,7 @@ export async function createDataSource(location: DatabaseLocation): Promise<Data
     return new DataSource({ ...common, url: location.url, extra: POOL });
   }
   const { PGliteDriver } = await import('typeorm-pglite');
-  const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
+  const driver = new PGliteDriver({ dataDir: embeddedDatabaseDir(location.dataDir) }).driver;
   return new DataSource({ ...common, driver });
 }
 
