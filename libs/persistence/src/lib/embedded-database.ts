@@ -1,9 +1,27 @@
+import type { PGliteOptions } from '@electric-sql/pglite';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+
+/**
+ * PostgreSQL settings of the embedded database, on top of PGlite's own (PGlite.defaultStartParams).
+ * shared_buffers: PostgreSQL's default of 128 MB grows PGlite's WebAssembly memory, which never
+ * shrinks, from 128 to 188 MB at start, and the buffers are resident once read. 16 MB took the
+ * service's RSS from 372 to 267 MiB idle and from 514 to 406 MiB at its peak under load, with no
+ * measurable loss on 300 000 pets (README, "Start-up and memory"): pages outside the buffer cache
+ * come from the operating system's file cache.
+ */
+const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 
 /** The embedded database's own directory inside DATA_DIR (beside the development key and the lock). */
 export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
+}
+
+/** PGlite's options for the embedded database of DATA_DIR. PGlite (a WebAssembly PostgreSQL) is loaded only when it is used. */
+export async function embeddedDatabaseOptions(dataDir: string): Promise<PGliteOptions> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const settings = EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting]);
+  return { dataDir: embeddedDatabaseDir(dataDir), startParams: [...PGlite.defaultStartParams, ...settings] };
 }
 
 /**
