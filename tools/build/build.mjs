@@ -1,6 +1,6 @@
 // `npm run build`: compiles the service, its libraries and the key CLI into dist/ with swc, bundles
-// the service's entry point (bundleService), and makes the embedded database's template if it is
-// missing (makeEmbeddedTemplate).
+// the service's entry point (bundleService; not with --no-bundle), and makes the embedded database's
+// template if it is missing (makeEmbeddedTemplate).
 // swc skips a source path that does not exist without a word, so a folder missing from a Docker
 // build context used to give an image without the key CLI. Every source folder must exist here,
 // or the build fails naming it.
@@ -148,7 +148,9 @@ failOnMissingSources(SOURCES);
 rmSync(OUT_DIR, { recursive: true, force: true });
 const status = compile(SOURCES);
 if (status === 0) {
-  await bundleService();
+  // `npm start` builds with --no-bundle: bundling takes longer than it saves that one start, and the
+  // modules as swc wrote them keep their own paths in stack traces. The image and the tests run the bundle.
+  if (!process.argv.includes('--no-bundle')) await bundleService();
   await makeEmbeddedTemplate();
 }
 process.exit(status);
