@@ -1,11 +1,13 @@
-// `npm run build`: compiles the service, its libraries and the key CLI into dist/ with swc.
+// `npm run build`: compiles the service, its libraries and the key CLI into dist/ with swc, bundles
+// the service's entry point (bundleService; not with --no-bundle), and makes the embedded database's
+// template if it is missing (makeEmbeddedTemplate).
 // swc skips a source path that does not exist without a word, so a folder missing from a Docker
 // build context used to give an image without the key CLI. Every source folder must exist here,
 // or the build fails naming it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
@@ -28,8 +30,127 @@ function compile(sources) {
   return status ?? 1;
 }
 
+/**
+ * The embedded database's template (libs/persistence, embedded-database.ts): what PGlite's initdb
+ * makes, made once per PGlite version into node_modules/.cache, so that a first start copies it
+ * instead of running initdb. Made by the code just compiled, which is also what uses it.
+ */
+async function makeEmbeddedTemplate() {
+  const started = performance.now();
+  const persistence = createRequire(import.meta.url)(join(process.cwd(), OUT_DIR, 'libs/persistence/src/lib/embedded-database.js'));
+  if (await persistence.createEmbeddedTemplate()) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `npm run build: embedded database template made in ${seconds} s (once per PGlite version): ${persistence.embeddedTemplateDir()}`,
+    );
+  }
+}
+
+/** The service's entry point, compiled by swc: what the bundle is made from, then a launcher of the bundle. */
+const SERVICE_MAIN = `${OUT_DIR}/apps/api/src/main.js`;
+const SERVICE_BUNDLE = `${OUT_DIR}/apps/api/src/main.bundle.js`;
+
+/**
+ * Packages left out of the bundle, loaded from node_modules as before, each for a reason: files of
+ * their own that they find beside their code at run time, or state that must exist only once.
+ */
+const UNBUNDLED = [
+  // PGlite's WebAssembly and data files, which it finds through import.meta.url.
+  '@electric-sql/pglite',
+  // Swagger UI's files, served from its directory.
+  'swagger-ui-dist',
+  // pino's transports run in a worker thread that loads these by path.
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  // @nestjs/mapped-types loads them with createRequire(): a bundled copy would be a second one,
+  // with validation and transformation metadata of its own.
+  'class-validator',
+  'class-transformer',
+  // ioredis reads its package.json beside its code (its version, sent to Redis) and trims its own
+  // directory from error stacks: in the bundle, that would be every frame of the service.
+  'ioredis',
+  // Nest's optional packages, not installed: Nest requires them only for features the service does not use.
+  '@nestjs/microservices',
+  '@nestjs/websockets',
+  '@nestjs/platform-express',
+  '@fastify/view',
+  '@fastify/multipart',
+];
+
+/**
+ * Modules of ours left out of the bundle and required from dist/ beside it: functions that
+ * @nestjs/swagger writes into the /docs page with Function.prototype.toString must be the code as
+ * swc wrote it, without the bundle's helpers (keepNames adds calls to one). The build fails if one
+ * is no longer imported, rather than letting a rename put it back into the bundle unnoticed.
+ */
+const SERIALIZED_MODULES = ['./exact-json-plugin'];
+
+/** An esbuild plugin: SERIALIZED_MODULES, imported from the bundle's own directory, are left to be required from there. */
+function keepSerializedModulesOut(met) {
+  const bundleDir = resolve(dirname(SERVICE_BUNDLE));
+  return {
+    name: 'keep-serialized-modules-out',
+    setup(build) {
+      build.onResolve({ filter: /^\.\// }, ({ path, resolveDir }) => {
+        if (resolveDir !== bundleDir || !SERIALIZED_MODULES.includes(path)) return undefined;
+        met.add(path);
+        return { path: `${path}.js`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Bundles the service into one file with esbuild, from swc's output (the same code, decorator
+ * metadata included): loading it reads one file instead of about 1,400 (README, "Start-up and
+ * memory"). Nest 12's modules are ES modules, which locate themselves with import.meta.url: in the
+ * CommonJS bundle that is the bundle's own URL, from which node_modules is found as before.
+ * main.js then becomes a launcher: it enables Node's compile cache before it loads the bundle, which
+ * the cache would not cover if it were enabled from inside it (the entry point is compiled first).
+ */
+async function bundleService() {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const serializedMet = new Set();
+  await esbuild.build({
+    entryPoints: [SERVICE_MAIN],
+    outfile: SERVICE_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes.
+    keepNames: true,
+    external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
+    plugins: [keepSerializedModulesOut(serializedMet)],
+    define: { 'import.meta.url': '__bundle_url' },
+    banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  });
+  const unmet = SERIALIZED_MODULES.filter((path) => !serializedMet.has(path));
+  if (unmet.length > 0)
+    throw new Error(`bundleService: ${unmet.join(', ')} no longer imported from ${dirname(SERVICE_BUNDLE)}: update SERIALIZED_MODULES`);
+  const launcher = [
+    "// Written by `npm run build` (tools/build/build.mjs, bundleService): Node's compile cache, then the service.",
+    "'use strict';",
+    "require('./compile-cache');",
+    "require('./main.bundle.js');",
+    '',
+  ];
+  writeFileSync(SERVICE_MAIN, launcher.join('\n'));
+  // swc's map of main.js describes the code now in the bundle.
+  rmSync(`${SERVICE_MAIN}.map`, { force: true });
+}
+
 process.chdir(join(import.meta.dirname, '../..'));
 failOnMissingSources(SOURCES);
 // Stale output of a deleted source file must not survive into dist/.
 rmSync(OUT_DIR, { recursive: true, force: true });
-process.exit(compile(SOURCES));
+const status = compile(SOURCES);
+if (status === 0) {
+  // `npm start` builds with --no-bundle: bundling takes longer than it saves that one start, and the
+  // modules as swc wrote them keep their own paths in stack traces. The image and the tests run the bundle.
+  if (!process.argv.includes('--no-bundle')) await bundleService();
+  await makeEmbeddedTemplate();
+}
+process.exit(status);

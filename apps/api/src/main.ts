@@ -1,3 +1,5 @@
+// First: the modules imported after it are compiled once and cached on disk (Node 22.1 and later).
+import './compile-cache';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
+import { embeddedDatabaseOptions } from './embedded-database';
 import { MIGRATIONS } from './migrations';
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
@@ -23,7 +23,6 @@ const POOL = {
 /**
  * The DataSource of the service, for PostgreSQL and PGlite alike: the connection and the same
  * migrations. New migrations are written by hand (there is no entity to diff) and appended to MIGRATIONS.
- * PGlite (a WebAssembly PostgreSQL) is loaded only when it is used.
  */
 export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
@@ -39,7 +38,7 @@ export async function createDataSource(location: DatabaseLocation): Promise<Data
     return new DataSource({ ...common, url: location.url, extra: POOL });
   }
   const { PGliteDriver } = await import('typeorm-pglite');
-  const driver = new PGliteDriver({ dataDir: join(location.dataDir, 'pglite') }).driver;
+  const driver = new PGliteDriver(await embeddedDatabaseOptions(location.dataDir)).driver;
   return new DataSource({ ...common, driver });
 }
 

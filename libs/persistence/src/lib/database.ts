@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from './connection-failure';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool } from './data-source';
+import { seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
 import { reportPool } from './pool-metrics';
 
@@ -45,6 +46,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     if ('dataDir' in this.location) {
       preparePrivateDataDir(this.location.dataDir, (message) => this.logger.warn(message));
       this.unlockDataDir = lockDataDir(this.location.dataDir);
+      if (seedEmbeddedDatabase(this.location.dataDir))
+        this.logger.log('New embedded database: copied from the template made at build time');
     }
     const dataSource = await createDataSource(this.location);
     this.dataSource = dataSource;

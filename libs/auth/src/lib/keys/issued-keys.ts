@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { timingSafeEqual } from 'node:crypto';
 import { keyLookupsCounter } from '../auth-metrics';
+import { boundedLru } from '../bounded-lru';
 import type { Principal } from '../principal';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
@@ -37,7 +37,7 @@ export class IssuedKeys {
   private readonly logger = new Logger(IssuedKeys.name);
   private readonly lookups = new Map<string, CachedLookup>();
   private readonly lastTouched = new Map<string, number>();
-  private readonly seenValid = new LRUCache<string, true>({ max: REMEMBERED_VALID_PREFIXES });
+  private readonly seenValid = boundedLru<true>(REMEMBERED_VALID_PREFIXES);
 
   constructor(
     private readonly repository: ApiKeyRepository,

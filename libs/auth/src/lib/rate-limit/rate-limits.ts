@@ -1,8 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
 import { Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { boundedLru } from '../bounded-lru';
 
 export interface RateLimitOptions {
   /** Requests each API key may make per minute. */
@@ -54,7 +55,7 @@ interface Window {
 class Policy {
   private readonly windowMs: number;
   private readonly local: LRUCache<string, Window>;
-  private readonly blockedUntil = new LRUCache<string, number>({ max: MAX_COUNTED_CLIENTS });
+  private readonly blockedUntil = boundedLru<number>(MAX_COUNTED_CLIENTS);
 
   constructor(
     readonly name: string,
@@ -63,7 +64,7 @@ class Policy {
     private readonly shared?: RateLimiterRedis,
   ) {
     this.windowMs = windowSeconds * 1000;
-    this.local = new LRUCache({ max: MAX_COUNTED_CLIENTS });
+    this.local = boundedLru(MAX_COUNTED_CLIENTS);
   }
 
   async consume(client: string): Promise<Quota> {

@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { embeddedDatabaseDir, embeddedTemplateDir, seedEmbeddedDatabase } from './embedded-database';
+
+/** A stand-in template: what seeding copies is the directory, whatever its files. */
+function fakeTemplate(): string {
+  const template = mkdtempSync(join(tmpdir(), 'petstore-template-'));
+  writeFileSync(join(template, 'PG_VERSION'), '17\n');
+  mkdirSync(join(template, 'base'));
+  writeFileSync(join(template, 'base', '1'), 'pages');
+  return template;
+}
+
+describe('seedEmbeddedDatabase', () => {
+  it('copies the template into a new data directory, and nothing is left beside it', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-data-'));
+    expect(seedEmbeddedDatabase(dataDir, fakeTemplate())).toBe(true);
+    expect(readFileSync(join(embeddedDatabaseDir(dataDir), 'base', '1'), 'utf8')).toBe('pages');
+    expect(readdirSync(dataDir)).toEqual(['pglite']);
+  });
+
+  it('fills an empty database directory too', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-data-'));
+    mkdirSync(embeddedDatabaseDir(dataDir));
+    expect(seedEmbeddedDatabase(dataDir, fakeTemplate())).toBe(true);
+    expect(readFileSync(join(embeddedDatabaseDir(dataDir), 'PG_VERSION'), 'utf8')).toBe('17\n');
+  });
+
+  it('leaves a database directory that holds anything to PGlite', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-data-'));
+    mkdirSync(embeddedDatabaseDir(dataDir));
+    writeFileSync(join(embeddedDatabaseDir(dataDir), 'postmaster.opts'), '');
+    expect(seedEmbeddedDatabase(dataDir, fakeTemplate())).toBe(false);
+    expect(readdirSync(embeddedDatabaseDir(dataDir))).toEqual(['postmaster.opts']);
+  });
+
+  it('does nothing without a template (PGlite then runs initdb)', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-data-'));
+    expect(seedEmbeddedDatabase(dataDir, join(tmpdir(), 'no-such-template'))).toBe(false);
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+});
+
+describe('embeddedTemplateDir', () => {
+  it('is kept with the installed packages, per PGlite version', () => {
+    expect(embeddedTemplateDir()).toMatch(/node_modules\/\.cache\/petstore-pglite-template\/\d+\.\d+\.\d+/);
+  });
+});
