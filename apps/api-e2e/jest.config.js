@@ -3,14 +3,16 @@
 // TEST_DATABASE_URL names a database (whose name must contain "test"); `pooled` when named in
 // E2E_TARGETS: two instances behind a load balancer, through PgBouncer in transaction mode on a
 // database of its own (E2E_POSTGRES_URL's server), sharing Redis (TEST_REDIS_URL).
-const e2eProject = (target) => ({
+const e2eProject = (target, targets) => ({
   displayName: `e2e:${target}`,
   preset: '../../jest.preset.js',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
-  globals: { e2eTarget: target },
+  // Jest runs the global set-up and teardown once per run, whichever project names them: they
+  // start and stop every target's shared server, from e2eTargets.
+  globals: { e2eTarget: target, e2eTargets: targets },
   setupFilesAfterEnv: ['<rootDir>/src/support/contract-count.ts'],
 });
 
@@ -18,7 +20,7 @@ const e2eProject = (target) => ({
 const targets = process.env.E2E_TARGETS?.split(',') ?? ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 module.exports = {
-  projects: targets.map(e2eProject),
+  projects: targets.map((target) => e2eProject(target, targets)),
   maxWorkers: 2,
   // Each test may start a server of its own, and a fresh embedded database takes seconds to create.
   testTimeout: 90_000,

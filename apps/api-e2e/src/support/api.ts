@@ -15,7 +15,7 @@ export const target: E2eTarget = e2eTarget;
  * (Prism parses and re-encodes JSON, rounding int64 beyond 2^53), and requests outside the contract.
  */
 function urlOf(path: string, raw: boolean): string {
-  const prism = process.env.E2E_PRISM_URL;
+  const prism = process.env[`E2E_PRISM_URL_${target}`];
   return prism && !raw && path.startsWith('/v1/') ? `${prism}${path.slice('/v1'.length)}` : `${baseUrl()}${path}`;
 }
 
@@ -83,7 +83,7 @@ export function expectError(response: ApiResponse, status: number, code: string)
  * numbers, so int64 values beyond 2^53 must go straight to the service.
  */
 export function client(options: { exact?: boolean } = {}): PetstoreClient {
-  const prism = options.exact ? undefined : process.env.E2E_PRISM_URL;
+  const prism = options.exact ? undefined : process.env[`E2E_PRISM_URL_${target}`];
   const petstore = createPetstoreClient(prism ?? `${baseUrl()}/v1`, TEST_API_KEY);
   petstore.use({
     async onResponse({ request, response }) {

@@ -7,12 +7,17 @@ import { startPrism } from './prism';
 import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } from './server';
 
 /**
- * Starts the server shared by the e2e tests of one target (for the pooled target, two instances
- * behind a load balancer); its URL reaches the tests through the environment.
+ * Starts the server shared by the e2e tests of each target of the run (for the pooled target, two
+ * instances behind a load balancer); their URLs reach the tests through the environment. Jest runs
+ * a global set-up module once per run, not once per project (each distinct path once, with one
+ * project's configuration), so this one starts every target's, which each project's globals list.
  */
-export default async function globalSetup(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
-  const target = project.globals.e2eTarget;
+export default async function globalSetup(_config: unknown, project: { globals: { e2eTargets: readonly E2eTarget[] } }): Promise<void> {
   process.env.E2E_CONTRACT_COUNT_FILE ??= join(mkdtempSync(join(tmpdir(), 'petstore-contract-')), 'validated.txt');
+  for (const target of project.globals.e2eTargets) await startTarget(target);
+}
+
+async function startTarget(target: E2eTarget): Promise<void> {
   reportRuntime(target);
   let url: string;
   if (target === 'pooled') {
@@ -30,8 +35,8 @@ export default async function globalSetup(_config: unknown, project: { globals: 
   process.env[`E2E_URL_${target}`] = url;
   if (process.env.E2E_PRISM === '1') {
     const prism = await startPrism(`${url}/v1`);
-    process.env.E2E_PRISM_URL = prism.url;
-    (globalThis as Record<string, unknown>).e2ePrism = prism;
+    process.env[`E2E_PRISM_URL_${target}`] = prism.url;
+    (globalThis as Record<string, unknown>)[`e2ePrism_${target}`] = prism;
   }
 }
 

@@ -3,26 +3,38 @@ import type { PooledTopology } from './pooled-topology';
 import type { RunningPrism } from './prism';
 import { type E2eTarget, PGLITE_TEMPLATE_VARIABLE, type RunningServer } from './server';
 
-export default async function globalTeardown(_config: unknown, project: { globals: { e2eTarget: E2eTarget } }): Promise<void> {
-  const server = (globalThis as Record<string, unknown>)[`e2eServer_${project.globals.e2eTarget}`] as RunningServer | undefined;
+/** Stops what global set-up started for each target of the run (see there: Jest calls both once per run). */
+export default async function globalTeardown(_config: unknown, project: { globals: { e2eTargets: readonly E2eTarget[] } }): Promise<void> {
+  // Every target is stopped even when another's teardown fails; the failures are reported together.
+  const failures: unknown[] = [];
+  for (const target of project.globals.e2eTargets) await stopTarget(target).catch((error: unknown) => failures.push(error));
+  reportValidatedCount();
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, failures.map(String).join('\n'));
+}
+
+async function stopTarget(target: E2eTarget): Promise<void> {
+  const shared = globalThis as Record<string, unknown>;
+  const server = shared[`e2eServer_${target}`] as RunningServer | undefined;
   await server?.stop();
-  const topology = (globalThis as Record<string, unknown>)[`e2eTopology_${project.globals.e2eTarget}`] as PooledTopology | undefined;
+  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (target === 'pglite' && template) {
+    rmSync(template, { recursive: true, force: true });
+    delete process.env[PGLITE_TEMPLATE_VARIABLE];
+  }
+  const prism = shared[`e2ePrism_${target}`] as RunningPrism | undefined;
+  const violations = (await prism?.stop()) ?? [];
+  if (prism) console.log(`\ne2e:${target}: Prism reported ${violations.length} response violations`);
+  const topology = shared[`e2eTopology_${target}`] as PooledTopology | undefined;
   if (topology) {
     const connections = await topology.stop();
     console.log(`\ne2e:pooled: the load balancer handed ${connections.join(' and ')} connections to the two instances`);
     if (connections.some((count) => count === 0)) throw new Error('The suite did not reach both instances');
   }
-  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
-  if (project.globals.e2eTarget === 'pglite' && template) {
-    rmSync(template, { recursive: true, force: true });
-    delete process.env[PGLITE_TEMPLATE_VARIABLE];
-  }
-  const prism = (globalThis as Record<string, unknown>).e2ePrism as RunningPrism | undefined;
-  if (prism) {
-    const violations = await prism.stop();
-    console.log(`\nPrism reported ${violations.length} response violations`);
-    if (violations.length > 0) throw new Error(`The service broke its OpenAPI contract:\n${violations.join('\n')}`);
-  }
+  if (violations.length > 0) throw new Error(`The service broke its OpenAPI contract:\n${violations.join('\n')}`);
+}
+
+function reportValidatedCount(): void {
   const countFile = process.env.E2E_CONTRACT_COUNT_FILE;
   if (countFile && existsSync(countFile)) {
     const total = readFileSync(countFile, 'utf8')
