@@ -12,6 +12,7 @@ import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from 
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
 import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
 import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
+import { BENCH_RATE_LIMIT_PER_MINUTE, benchServiceEnv } from './lib/service-env.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
 import { checkTargets, ratios } from './lib/targets.mjs';
 
@@ -41,15 +42,7 @@ const CONFIG = {
 };
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const AUTH = { authorization: `Bearer ${API_KEY}` };
-// The rate limiter runs (its cost is part of the measure) but never refuses the load.
-const RATE_LIMIT_PER_MINUTE = 999_999_999;
-const SERVICE_ENV = {
-  NODE_ENV: 'production',
-  API_KEYS: API_KEY,
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
-};
+const SERVICE_ENV = benchServiceEnv(API_KEY);
 const STAMP = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
 const DATABASE = `petstore_bench_${STAMP}`;
 const DATABASE_URL = databaseUrl(CONFIG.adminUrl, DATABASE);
@@ -248,7 +241,7 @@ async function main() {
   );
   const loadAtStart = loadavg();
   await runCommand('npm', ['run', 'build'], { cwd: ROOT });
-  CONFIG.facts = await serviceFacts(ROOT, { perKeyPerMinute: RATE_LIMIT_PER_MINUTE });
+  CONFIG.facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
 
   await createDatabase(CONFIG.adminUrl, DATABASE);
   cleanupTasks.push(() => dropDatabase(CONFIG.adminUrl, DATABASE));

@@ -24,6 +24,7 @@ import { runFocusedBench } from './lib/compare.mjs';
 import { runLoad } from './lib/load.mjs';
 import { freePort, rssKiB, sampleRss, spawnTracked, stop, waitFor200 } from './lib/processes.mjs';
 import { median } from './lib/report.mjs';
+import { benchServiceEnv } from './lib/service-env.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = join(ROOT, 'dist/apps/api/src/main.js');
@@ -57,11 +58,7 @@ async function start(env) {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      API_KEYS: API_KEY,
-      RATE_LIMIT_PER_MINUTE: '999999999',
+      ...benchServiceEnv(API_KEY),
       ...env,
     },
   });

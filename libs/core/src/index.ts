@@ -19,6 +19,5 @@ export * from './lib/http/exact-json-serializer';
 export * from './lib/http/ajv-options';
 export * from './lib/http/in-process-app';
 export * from './lib/http/route-schemas';
-export * from './lib/http/integer-text.keyword';
 export * from './lib/http/lazy-child-logger';
 export * from './lib/http/json-body-validation.pipe';

@@ -5,6 +5,7 @@ import { createDatabase, databaseUrl, dropDatabase } from './database.mjs';
 import { ensureLoadTool, runLoad } from './load.mjs';
 import { freePort, runCommand, spawnTracked, stopAll, waitFor200 } from './processes.mjs';
 import { median } from './report.mjs';
+import { benchServiceEnv } from './service-env.mjs';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -43,11 +44,7 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      API_KEYS: apiKey,
-      RATE_LIMIT_PER_MINUTE: '999999999',
+      ...benchServiceEnv(apiKey),
       ...env,
     },
   });

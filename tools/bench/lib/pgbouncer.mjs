@@ -1,12 +1,16 @@
 // PgBouncer for the scale-out bench: Debian's package (installed with apt-get when missing and we
 // are root, as wrk is), run as a tracked child process in transaction mode, not as a service.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort, runCommand, spawnTracked } from './processes.mjs';
+
+/** The configuration the e2e suite's pooled target uses too, with {{name}} fields. */
+const INI_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), '../../pgbouncer/pgbouncer.ini');
 
 /** Debian's package installs it in /usr/sbin, which is not on every user's PATH. */
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'];
@@ -42,22 +46,10 @@ export async function startPgBouncer(databaseUrl, { poolSize }) {
   chmodSync(dir, 0o755);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'userlist.txt'), `"${decodeURIComponent(upstream.username) || 'postgres'}" ""\n`, { mode: 0o644 });
-  const ini = [
-    '[databases]',
-    `* = host=${upstream.hostname} port=${upstream.port || 5432}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${join(dir, 'userlist.txt')}`,
-    'pool_mode = transaction',
-    `default_pool_size = ${poolSize}`,
-    'max_client_conn = 1000',
-    'log_connections = 0',
-    'log_disconnections = 0',
-  ];
-  writeFileSync(join(dir, 'pgbouncer.ini'), `${ini.join('\n')}\n`, { mode: 0o644 });
+  const ini = readFileSync(INI_TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (_match, name) =>
+    String({ host: upstream.hostname, upstreamPort: upstream.port || 5432, port, authFile: join(dir, 'userlist.txt'), poolSize }[name]),
+  );
+  writeFileSync(join(dir, 'pgbouncer.ini'), ini, { mode: 0o644 });
   const asRoot = process.getuid?.() === 0 ? ['-u', 'nobody'] : [];
   const child = spawnTracked(binary, [...asRoot, join(dir, 'pgbouncer.ini')]);
   const url = new URL(databaseUrl);

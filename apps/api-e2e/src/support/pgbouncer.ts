@@ -1,9 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from './server';
+
+/** The configuration the bench uses too (tools/bench/lib/pgbouncer.mjs), with {{name}} fields. */
+const INI_TEMPLATE = resolve(__dirname, '../../../../tools/pgbouncer/pgbouncer.ini');
+
+function fillIn(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_match, name: string) => String(values[name]));
+}
 
 /** Debian's package installs it in /usr/sbin, which is not on every user's PATH. */
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'];
@@ -44,26 +51,14 @@ export async function startPgBouncer(upstreamUrl: string, { poolSize = 20 }: { p
   const dir = mkdtempSync(join(tmpdir(), 'petstore-pgbouncer-'));
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 });
-  writeFileSync(
-    join(dir, 'pgbouncer.ini'),
-    [
-      '[databases]',
-      `* = host=${upstream.hostname} port=${upstream.port || 5432}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'auth_type = trust',
-      `auth_file = ${join(dir, 'userlist.txt')}`,
-      'pool_mode = transaction',
-      `default_pool_size = ${poolSize}`,
-      'max_client_conn = 1000',
-      'log_connections = 0',
-      'log_disconnections = 0',
-      '',
-    ].join('\n'),
-    { mode: 0o644 },
-  );
+  const ini = fillIn(readFileSync(INI_TEMPLATE, 'utf8'), {
+    host: upstream.hostname,
+    upstreamPort: upstream.port || '5432',
+    port,
+    authFile: join(dir, 'userlist.txt'),
+    poolSize,
+  });
+  writeFileSync(join(dir, 'pgbouncer.ini'), ini, { mode: 0o644 });
   const asRoot = process.getuid?.() === 0 ? ['-u', 'nobody'] : [];
   const child: ChildProcess = spawn(binary, [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
