@@ -102,6 +102,16 @@ function keepSerializedModulesOut(met) {
 }
 
 /**
+ * V8 holds a script's source for as long as the script lives, one byte per character if every
+ * character is Latin-1, else two. The code is ASCII (charset above), but esbuild keeps some of the
+ * packages' comments as written, and a dozen "≥" and "—" in them doubled the bundle's 7.5 MB in
+ * the heap. Outside Latin-1 there can be nothing but comments: those characters become "?".
+ */
+function latin1Only(source) {
+  return source.replace(/[^\x00-\xff]/gu, '?');
+}
+
+/**
  * Bundles the service into one file with esbuild, from swc's output (the same code, decorator
  * metadata included): loading it reads one file instead of about 1,400 (README, "Start-up and
  * memory"). Nest 12's modules are ES modules, which locate themselves with import.meta.url: in the
@@ -112,13 +122,16 @@ function keepSerializedModulesOut(met) {
 async function bundleService() {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const serializedMet = new Set();
-  await esbuild.build({
+  const { outputFiles } = await esbuild.build({
     entryPoints: [SERVICE_MAIN],
     outfile: SERVICE_BUNDLE,
+    write: false,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    // Every character outside ASCII in the code written as an escape (esbuild's default, relied on below).
+    charset: 'ascii',
     // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes.
     keepNames: true,
     external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
@@ -127,6 +140,7 @@ async function bundleService() {
     banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
+  writeFileSync(SERVICE_BUNDLE, latin1Only(outputFiles[0].text));
   const unmet = SERIALIZED_MODULES.filter((path) => !serializedMet.has(path));
   if (unmet.length > 0)
     throw new Error(`bundleService: ${unmet.join(', ')} no longer imported from ${dirname(SERVICE_BUNDLE)}: update SERIALIZED_MODULES`);

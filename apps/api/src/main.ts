@@ -1,5 +1,7 @@
 // First: the modules imported after it are compiled once and cached on disk (Node 22.1 and later).
 import './compile-cache';
+// Second, before the heap grows: how far V8 lets it grow (README, "Start-up and memory").
+import './heap-growth';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';

@@ -1,5 +1,7 @@
 // Turns load runs into medians and ratios, and those into the printed report.
 
+import { checkMemoryTarget } from './targets.mjs';
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -156,7 +158,11 @@ export function formatReport({ rows, scalingRows, memory, startup, explain, serv
   if (scalingRows.length) out.push(...formatScaling(scalingRows, sizes));
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
   const rss = (m, name) => `${name} ${mib(m[name].idleKiB)} / ${mib(m[name].peakKiB)}`;
-  for (const m of memory) out.push(`  ${sizeLabel(m.size).padEnd(4)} ${TARGET_NAMES.map((name) => rss(m, name)).join('    ')}`);
+  for (const m of memory) {
+    const target = checkMemoryTarget(m);
+    const verdict = `(target ${target.bound} MiB: ${target.met ? 'met' : 'missed'})`;
+    out.push(`  ${sizeLabel(m.size).padEnd(4)} ${TARGET_NAMES.map((name) => rss(m, name)).join('    ')}    ${verdict}`);
+  }
   out.push('', 'Start-up, spawn to the first 200 on /v1/pets:');
   for (const s of startup) out.push(`  ${s.what.padEnd(52)} ${num(s.ms, 0).padStart(6)} ms`);
   for (const log of serviceLog) {

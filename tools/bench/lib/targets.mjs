@@ -8,7 +8,20 @@ export const TARGETS = {
   parity: { minRpsRatio: 0.9, maxP99Ratio: 1.3 },
   /** service req/s ≥ 0.85 of the bare baseline's for lists, ≥ 0.80 for get and create. */
   bare: { minRpsRatio: (kase) => (LIST_CASES.has(kase) ? 0.85 : 0.8) },
+  /** the service's peak RSS during the 64-connection list runs, on PostgreSQL (part 2). */
+  memory: { maxPeakMiB: 180 },
 };
+
+/** The memory target for one size's RSS figures ({ service: { peakKiB } }): { label, value, bound, met }. */
+export function checkMemoryTarget(memory) {
+  const peakMiB = memory.service.peakKiB / 1024;
+  return {
+    label: 'service peak RSS, MiB',
+    value: peakMiB,
+    bound: `≤ ${TARGETS.memory.maxPeakMiB}`,
+    met: peakMiB <= TARGETS.memory.maxPeakMiB,
+  };
+}
 
 /** Service over baseline: req/s and p99, or nulls when either side was skipped. */
 export function ratios(service, baseline) {
