@@ -1,4 +1,4 @@
-// Shared by the focused benches (auth-cost, scale-out): start the built service, and measure
+// Shared by the focused benches (auth-cost, scale-out, heap-growth): start the built service, and measure
 // variants of one request alternately.
 import { join } from 'node:path';
 import { createDatabase, databaseUrl, dropDatabase } from './database.mjs';
@@ -35,11 +35,11 @@ export function runFocusedBench(root, name, work) {
   );
 }
 
-/** Starts `script` (the built service by default) in production mode with a limiter that never refuses. */
-export async function startService(root, { script = 'dist/apps/api/src/main.js', apiKey, env }) {
+/** Starts `script` (the built service by default) in production mode with a limiter that never refuses; `nodeArgs` go to node. */
+export async function startService(root, { script = 'dist/apps/api/src/main.js', apiKey, env, nodeArgs = [] }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnTracked(process.execPath, [join(root, script)], {
+  const child = spawnTracked(process.execPath, [...nodeArgs, join(root, script)], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

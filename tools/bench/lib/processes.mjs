@@ -87,6 +87,13 @@ export function rssKiB(pid) {
   return match ? Number(match[1]) : undefined;
 }
 
+/** CPU time a process has used so far, user and system, in microseconds (Linux: /proc, clock ticks of 10 ms). */
+export function cpuMicros(pid) {
+  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** Samples a process's RSS every 200 ms until the returned function is called, which gives the peak. */
 export function sampleRss(pid) {
   let peak = rssKiB(pid) ?? 0;
