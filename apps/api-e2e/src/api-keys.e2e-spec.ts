@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectError, target } from './support/api';
 import { createKey, runKeysCli } from './support/keys-cli';
-import { databaseEnv, type RunningServer, startServer } from './support/server';
+import { databaseEnv, outputOnceItShows, type RunningServer, startServer } from './support/server';
 
 // Keys issued with the CLI (`npm run keys`), on the target's database: through the running
 // service's admin socket on the embedded database, straight to PostgreSQL otherwise.
@@ -74,10 +74,10 @@ describe('issued API keys', () => {
     const wrong = `${key.slice(0, 16)}${'A'.repeat(43)}`;
     expectError(await errorOf(await get(wrong)), 401, 'UNAUTHORIZED');
 
-    await new Promise((done) => setTimeout(done, 200));
-    expect(server.output()).toContain(key.slice(0, 15));
-    expect(server.output()).not.toContain(wrong.slice(16));
-    expect(server.output()).not.toContain(key.slice(16));
+    const output = await outputOnceItShows(server, key.slice(0, 15));
+    expect(output).toContain(key.slice(0, 15));
+    expect(output).not.toContain(wrong.slice(16));
+    expect(output).not.toContain(key.slice(16));
   });
 
   it('does not take an issued key from the query string or the body', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { target } from './support/api';
-import { databaseEnv, runServerToExit, startServer } from './support/server';
+import { databaseEnv, outputOnceItShows, runServerToExit, startServer } from './support/server';
 
 /** What a client behind a load balancer sends: a forged entry of its own, then the address the balancer saw. */
 const FORWARDED_FOR = '198.51.100.66, 203.0.113.7';
@@ -13,8 +13,8 @@ async function loggedClientAddress(trustProxy: string, forwardedFor = FORWARDED_
   try {
     const headers = { authorization: 'Bearer wrong-key', 'x-forwarded-for': forwardedFor };
     expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(401);
-    await new Promise((done) => setTimeout(done, 200));
-    return /Authentication failed[\s\S]*?clientAddress: "([^"]+)"/.exec(server.output())?.[1];
+    const logged = /Authentication failed[\s\S]*?clientAddress: "([^"]+)"/;
+    return logged.exec(await outputOnceItShows(server, logged))?.[1];
   } finally {
     await server.stop();
   }

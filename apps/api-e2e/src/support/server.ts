@@ -116,6 +116,18 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
   return server;
 }
 
+/**
+ * The server's output once it holds `expected` (or after `timeoutMs`, for the caller's assertion to
+ * show): logs travel through pino's transport, a worker thread, and reach stdout a moment after
+ * the answer, later still on a busy machine.
+ */
+export async function outputOnceItShows(server: RunningServer, expected: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  const shows = () => (typeof expected === 'string' ? server.output().includes(expected) : expected.test(server.output()));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !shows()) await new Promise((done) => setTimeout(done, 50));
+  return server.output();
+}
+
 async function waitUntilAnswering(server: RunningServer, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
   let stopped = false;
   void exited.then(() => (stopped = true));
