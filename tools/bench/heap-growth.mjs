@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFocusedBench, startService } from './lib/compare.mjs';
+import { alternate, runFocusedBench, startService } from './lib/compare.mjs';
 import { growTo } from './lib/database.mjs';
-import { runLoad } from './lib/load.mjs';
 import { cpuMicros, sampleRss } from './lib/processes.mjs';
 import { median } from './lib/report.mjs';
 import { checkMemoryTarget } from './lib/targets.mjs';
@@ -27,51 +26,44 @@ const CASES = [
   { name: 'create', request: { kind: 'create', path: '/v1/pets' } },
 ];
 
-/** A service started with --trace-gc, counting the full collections it reports. */
-async function tracedService(databaseUrl, nodeArgs) {
+/** A variant: the service started with --trace-gc and `nodeArgs`, counting the full collections it reports. */
+async function tracedVariant(name, databaseUrl, nodeArgs) {
   const service = await startService(ROOT, { apiKey: API_KEY, env: { DATABASE_URL: databaseUrl }, nodeArgs: ['--trace-gc', ...nodeArgs] });
-  service.fullCollections = 0;
-  service.child.stdout.on('data', (chunk) => (service.fullCollections += String(chunk).split('Mark-Compact').length - 1));
-  return service;
+  const variant = { name, url: service.url, apiKey: API_KEY, pid: service.child.pid, fullCollections: 0 };
+  service.child.stdout.on('data', (chunk) => (variant.fullCollections += String(chunk).split('Mark-Compact').length - 1));
+  return variant;
 }
 
-/** One run: req/s and p99 from the load tool, peak RSS and CPU per request from /proc, full collections per 10k requests. */
-async function measuredRun(tool, service, request) {
-  const pid = service.child.pid;
-  const [stopSampling, cpuBefore, collectionsBefore] = [sampleRss(pid), cpuMicros(pid), service.fullCollections];
-  const result = await runLoad(tool, { baseUrl: service.url, apiKey: API_KEY, request, connections: CONNECTIONS, seconds: SECONDS });
-  const requests = result.rps * SECONDS;
-  return {
-    ...result,
-    peakKiB: stopSampling(),
-    cpuPerRequest: (cpuMicros(pid) - cpuBefore) / requests,
-    collectionsPer10k: ((service.fullCollections - collectionsBefore) * 10_000) / requests,
+/** Watches one run: peak RSS and CPU per request from /proc, full collections per 10k requests. */
+function watch(variant) {
+  const [stopSampling, cpuBefore, collectionsBefore] = [sampleRss(variant.pid), cpuMicros(variant.pid), variant.fullCollections];
+  return (result) => {
+    const requests = result.rps * SECONDS;
+    return {
+      peakKiB: stopSampling(),
+      cpuPerRequest: (cpuMicros(variant.pid) - cpuBefore) / requests,
+      collectionsPer10k: ((variant.fullCollections - collectionsBefore) * 10_000) / requests,
+    };
   };
 }
 
-function line(name, runs) {
-  const [rps, p99, cpu, collections] = ['rps', 'p99Ms', 'cpuPerRequest', 'collectionsPer10k'].map((field) =>
-    median(runs.map((run) => run[field])),
-  );
+function line({ name, rps, p99Ms, runs }) {
+  const [cpu, collections] = ['cpuPerRequest', 'collectionsPer10k'].map((field) => median(runs.map((run) => run[field])));
   const peakKiB = Math.max(...runs.map((run) => run.peakKiB));
-  const target = checkMemoryTarget({ service: { peakKiB } });
-  return `    ${name.padEnd(40)} ${rps.toFixed(0).padStart(6)} req/s  p99 ${p99.toFixed(1).padStart(6)} ms  ${cpu.toFixed(0).padStart(5)} µs CPU/request  ${collections.toFixed(1).padStart(4)} full GCs/10k requests  peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (${target.met ? 'within' : 'over'} ${target.bound})`;
+  const target = checkMemoryTarget(peakKiB);
+  return `    ${name.padEnd(40)} ${rps.toFixed(0).padStart(6)} req/s  p99 ${p99Ms.toFixed(1).padStart(6)} ms  ${cpu.toFixed(0).padStart(5)} µs CPU/request  ${collections.toFixed(1).padStart(4)} full GCs/10k requests  peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (${target.met ? 'within' : 'over'} ${target.bound})`;
 }
 
 runFocusedBench(ROOT, 'heap', async (tool, databaseUrl) => {
   const variants = [
-    { name: "V8's policy (--heap-growing-percent=0)", service: await tracedService(databaseUrl, ['--heap-growing-percent=0']) },
-    { name: "the service's (1.5)", service: await tracedService(databaseUrl, []) },
+    await tracedVariant("V8's policy (--heap-growing-percent=0)", databaseUrl, ['--heap-growing-percent=0']),
+    await tracedVariant("the service's (1.5)", databaseUrl, []),
   ];
   await growTo(databaseUrl, 0, ROWS);
   console.log(`${tool}, ${CONNECTIONS} connections, ${REPS} x ${SECONDS} s per case and variant, alternating; node ${process.version}`);
   for (const { name, request } of CASES) {
-    const runs = variants.map(() => []);
-    for (const { service } of variants)
-      await runLoad(tool, { baseUrl: service.url, apiKey: API_KEY, request, connections: CONNECTIONS, seconds: 1 });
-    for (let rep = 0; rep < REPS; rep++)
-      for (const [index, { service }] of variants.entries()) runs[index].push(await measuredRun(tool, service, request));
+    const results = await alternate(tool, variants, request, { connections: CONNECTIONS, reps: REPS, seconds: SECONDS, watch });
     console.log(`  ${name}`);
-    for (const [index, variant] of variants.entries()) console.log(line(variant.name, runs[index]));
+    for (const result of results) console.log(line(result));
   }
 });

@@ -56,14 +56,21 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
  * Runs `request` (or the variant's own `request`) against each variant ({ name, url, apiKey,
  * request? }) in turn, `reps` times after a 1 s warm-up each, and returns per variant the median
  * req/s, p50 and p99, the summed errors, its req/s relative to the first variant, and its runs.
+ * `watch(variant)`, if given, is called as each measured run starts; the function it returns is
+ * called with the run's result when it ends, and what that returns is added to the run.
  */
-export async function alternate(tool, variants, request, { connections, reps, seconds }) {
+export async function alternate(tool, variants, request, { connections, reps, seconds, watch }) {
   const load = (variant, duration) =>
     runLoad(tool, { baseUrl: variant.url, apiKey: variant.apiKey, request: variant.request ?? request, connections, seconds: duration });
+  const measure = async (variant) => {
+    const finish = watch?.(variant);
+    const result = await load(variant, seconds);
+    return { ...result, ...finish?.(result) };
+  };
   const runs = variants.map(() => []);
   for (const variant of variants) await load(variant, 1);
   for (let rep = 0; rep < reps; rep++) {
-    for (const [index, variant] of variants.entries()) runs[index].push(await load(variant, seconds));
+    for (const [index, variant] of variants.entries()) runs[index].push(await measure(variant));
   }
   const results = variants.map((variant, index) => ({
     name: variant.name,

@@ -159,7 +159,7 @@ export function formatReport({ rows, scalingRows, memory, startup, explain, serv
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
   const rss = (m, name) => `${name} ${mib(m[name].idleKiB)} / ${mib(m[name].peakKiB)}`;
   for (const m of memory) {
-    const target = checkMemoryTarget(m);
+    const target = checkMemoryTarget(m.service.peakKiB);
     const verdict = `(target ${target.bound} MiB: ${target.met ? 'met' : 'missed'})`;
     out.push(`  ${sizeLabel(m.size).padEnd(4)} ${TARGET_NAMES.map((name) => rss(m, name)).join('    ')}    ${verdict}`);
   }
