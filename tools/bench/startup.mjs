@@ -15,55 +15,32 @@
 //
 // Usage: npm run bench:startup      (BENCH_RUNS=9 npm run bench:startup for more rounds)
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { runFocusedBench } from './lib/compare.mjs';
+import { runFocusedBench, startService } from './lib/compare.mjs';
 import { runLoad } from './lib/load.mjs';
-import { freePort, rssKiB, sampleRss, spawnTracked, stop, waitFor200 } from './lib/processes.mjs';
+import { cpuMicros, rssKiB, sampleRss, stop } from './lib/processes.mjs';
 import { median } from './lib/report.mjs';
-import { benchServiceEnv } from './lib/service-env.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = join(ROOT, 'dist/apps/api/src/main.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const LOAD_CONNECTIONS = 64;
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
-/** Clock ticks per second of /proc/<pid>/stat's times: 100 on Linux (USER_HZ). */
-const CLOCK_TICKS = 100;
 
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-bench-startup-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 let dataDirs = 0;
 const newDataDir = () => join(scratch, `data-${++dataDirs}`);
 
-/** User + system CPU seconds of a process so far, every thread included. */
-function cpuSeconds(pid) {
-  // The fields after the command name, which is in parentheses and may contain spaces.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 /** Spawns the built service and times it to its first 200 on /readyz; it is left running. */
 async function start(env) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const since = performance.now();
-  const child = spawnTracked(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      ...benchServiceEnv(API_KEY),
-      ...env,
-    },
-  });
-  const ms = await waitFor200(`${url}/readyz`, { child, since });
-  return { child, url, ms, cpuS: cpuSeconds(child.pid), rssMiB: rssKiB(child.pid) / 1024 };
+  const { child, url, startMs } = await startService(ROOT, { apiKey: API_KEY, env, readyPath: '/readyz' });
+  return { child, url, ms: startMs, cpuS: cpuMicros(child.pid) / 1e6, rssMiB: rssKiB(child.pid) / 1024 };
 }
 
 /** Starts, times and stops the service once. */

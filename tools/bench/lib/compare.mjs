@@ -35,10 +35,17 @@ export function runFocusedBench(root, name, work) {
   );
 }
 
-/** Starts `script` (the built service by default) in production mode with a limiter that never refuses; `nodeArgs` go to node. */
-export async function startService(root, { script = 'dist/apps/api/src/main.js', apiKey, env, nodeArgs = [] }) {
+/**
+ * Starts `script` (the built service by default) in production mode with a limiter that never
+ * refuses; `nodeArgs` go to node. Resolves once `readyPath` answers 200, with the time that took.
+ */
+export async function startService(
+  root,
+  { script = 'dist/apps/api/src/main.js', apiKey, env, nodeArgs = [], readyPath = '/v1/pets?limit=1' },
+) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const since = performance.now();
   const child = spawnTracked(process.execPath, [...nodeArgs, join(root, script)], {
     cwd: root,
     env: {
@@ -48,8 +55,8 @@ export async function startService(root, { script = 'dist/apps/api/src/main.js',
       ...env,
     },
   });
-  await waitFor200(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${apiKey}` }, child, since: performance.now() });
-  return { child, url };
+  const startMs = await waitFor200(`${url}${readyPath}`, { headers: { authorization: `Bearer ${apiKey}` }, child, since });
+  return { child, url, startMs };
 }
 
 /**
