@@ -7,6 +7,11 @@ const swcrc = JSON.parse(readFileSync(join(__dirname, '.swcrc'), 'utf8'));
 delete swcrc.jsc.baseUrl;
 delete swcrc.jsc.paths;
 
+// ES modules only: NestJS 12; cookie (light-my-request's, for Fastify's inject); content-disposition
+// (@fastify/static's, for the docs pages). PGlite's CommonJS build loads Node's modules with
+// import(), which Jest's runtime refuses: compiled, it requires them.
+const COMPILED_PACKAGES = ['@nestjs', 'cookie', 'content-disposition', '@electric-sql'];
+
 module.exports = {
   testEnvironment: 'node',
   resolver: '@nx/jest/plugins/resolver',
@@ -14,10 +19,12 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
-    // NestJS 12 and cookie (light-my-request's, for Fastify's inject) ship ES modules only; Jest's
-    // CommonJS runtime on Node 20 needs them compiled too.
-    '^.+/node_modules/(@nestjs|cookie)/.+\\.js$': ['@swc/jest', { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022' } }],
+    // Packages Jest's CommonJS runtime on Node 20 cannot load as shipped (COMPILED_PACKAGES), compiled too.
+    [`^.+/node_modules/(${COMPILED_PACKAGES.join('|')})/.+\\.c?js$`]: [
+      '@swc/jest',
+      { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022' } },
+    ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie)/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${COMPILED_PACKAGES.join('|')})/)`],
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
 };

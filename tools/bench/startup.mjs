@@ -1,4 +1,4 @@
-// Start-up and the embedded store's memory (README, "Start-up and memory").
+// Start-up and the embedded store's memory (docs/performance.md, "Start-up and memory").
 //
 // Start-up: the time from spawning `node dist/apps/api/src/main.js` (the build is done once,
 // beforehand) to its first 200 on /readyz, which answers once the database is open and migrated.

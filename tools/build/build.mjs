@@ -131,7 +131,7 @@ function withNamesSetOnlyWhenWrong(source) {
 
 /**
  * Bundles the service into one file with esbuild, from swc's output (the same code, decorator
- * metadata included): loading it reads one file instead of about 1,400 (README, "Start-up and
+ * metadata included): loading it reads one file instead of about 1,400 (docs/performance.md, "Start-up and
  * memory"). Nest 12's modules are ES modules, which locate themselves with import.meta.url: in the
  * CommonJS bundle that is the bundle's own URL, from which node_modules is found as before.
  * main.js then becomes a launcher: it enables Node's compile cache before it loads the bundle, which

@@ -1,5 +1,5 @@
 // Proves, without a Docker daemon, that the image's file set builds and starts every entry point
-// the README names. It reads the Dockerfile (so it cannot drift from it), copies into a scratch
+// the README and docs/ name. It reads the Dockerfile (so it cannot drift from it), copies into a scratch
 // directory exactly what each stage's COPY lines take from the build context (honouring
 // .dockerignore), runs the build stage's RUN commands there, assembles the runtime stage from its
 // COPY --from lines, and runs each entry point there with --help, which loads its whole module
@@ -217,10 +217,16 @@ function copyTree(source, target) {
 
 // --- Entry points -----------------------------------------------------------------------------
 
-/** Every script the image can run: its CMD, and each dist/…js the README tells operators to run. */
+/** Every script the image can run: its CMD, and each dist/…js the README and docs/ tell operators to run. */
 function entryPoints(runtimeStage) {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const named = [...readme.matchAll(/\bdist\/[\w./-]+\.js\b/g)].map(([path]) => path);
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join('docs', name)),
+  ];
+  const text = pages.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
+  const named = [...text.matchAll(/\bdist\/[\w./-]+\.js\b/g)].map(([path]) => path);
   return [...new Set([...cmdScripts(runtimeStage), ...named])];
 }
 

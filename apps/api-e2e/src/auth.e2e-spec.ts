@@ -1,5 +1,24 @@
-import { call, createPet, expectError } from './support/api';
+import { request } from 'node:http';
+import { baseUrl, call, createPet, expectError } from './support/api';
 import { TEST_API_KEY } from './support/server';
+
+/** A request with its headers as a raw list, repeats kept: fetch would join them into one. */
+function requestWithRawHeaders(
+  method: string,
+  path: string,
+  headers: string[],
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${baseUrl()}${path}`, { method, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }));
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
 
 const OPERATIONS: ReadonlyArray<[string, string, string?]> = [
   ['GET', '/v1/pets'],
@@ -13,6 +32,19 @@ describe('bearer authentication', () => {
       const response = await call(method, path, { auth: false, json });
       expectError(response, 401, 'UNAUTHORIZED');
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    });
+
+    it.each([
+      ['a valid key, then an invalid one', [`Bearer ${TEST_API_KEY}`, 'Bearer not-a-key']],
+      ['an invalid key, then a valid one', ['Bearer not-a-key', `Bearer ${TEST_API_KEY}`]],
+      ['the valid key twice', [`Bearer ${TEST_API_KEY}`, `Bearer ${TEST_API_KEY}`]],
+    ])('answers 401 invalid_request for two Authorization headers: %s', async (_case, credentials) => {
+      const headers = ['Host', new URL(baseUrl()).host, ...credentials.flatMap((credential) => ['Authorization', credential])];
+      if (json) headers.push('Content-Type', 'application/json');
+      const response = await requestWithRawHeaders(method, path, headers, json);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ code: 'UNAUTHORIZED', message: 'Exactly one Authorization header is allowed', status: 401 });
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="petstore", error="invalid_request"');
     });
 
     it('answers 401 invalid_token for an unknown key', async () => {

@@ -29,7 +29,7 @@ const EXAMPLES = 2;
 /** The codes an Error body may carry: the ErrorCode of the committed OpenAPI document. */
 const DOCUMENTED_CODES: readonly string[] = JSON.parse(readFileSync(resolve(__dirname, '../../../openapi/petstore.openapi.json'), 'utf8'))
   .components.schemas.ErrorCode.enum;
-/** The statuses each code goes with (README, "Errors"); BAD_REQUEST is "any other malformed request". */
+/** The statuses each code goes with (docs/contract.md, "Errors"); BAD_REQUEST is "any other malformed request". */
 const STATUSES_OF_CODE: Readonly<Record<string, readonly number[]>> = {
   UNAUTHORIZED: [401],
   VALIDATION_FAILED: [400],

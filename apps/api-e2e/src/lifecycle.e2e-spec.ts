@@ -80,7 +80,7 @@ describe('service lifecycle', () => {
     // The headers and half the body, SIGTERM, then the rest. Each step waits for the server's own
     // sign, not for a fixed time that a loaded machine can outlast: Node answers 100 Continue as it
     // hands the request over (it is in flight from then on), and a server shutting down refuses
-    // new connections (README: stop accepting) while it waits for the rest of this body.
+    // new connections (docs/operations.md: stop accepting) while it waits for the rest of this body.
     const socket = connect(Number(port), hostname);
     await new Promise((done) => socket.once('connect', done));
     let answer = '';

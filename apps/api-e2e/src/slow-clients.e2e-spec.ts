@@ -3,7 +3,7 @@ import { target } from './support/api';
 import { AUTH, databaseEnv, type RunningServer, startServer } from './support/server';
 
 // Slow and stalled clients, against a server with short time limits so that each bound is
-// measured in a second or two; the README states the defaults.
+// measured in a second or two; the README's configuration table states the defaults.
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
 const KEEP_ALIVE_TIMEOUT_MS = 1000;

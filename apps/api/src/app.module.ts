@@ -1,19 +1,22 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import { AppConfig, HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/core';
-import { Database, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
+import { Database, type DatabaseLocation, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 
 /** Path prefix of the versioned API; everything under it requires a bearer token. */
 export const API_PREFIX = 'v1';
 
-/** The composition root: binds the ports to their adapters. */
+/** Where the configuration puts the data: DATABASE_URL's server, or the embedded database under DATA_DIR. */
+export function databaseLocationOf(config: AppConfig): DatabaseLocation {
+  return config.databaseUrl ? { url: config.databaseUrl, preparedStatements: config.preparedStatements } : { dataDir: config.dataDir };
+}
+
+/** The modules of the service: binds the ports to their adapters (createApp builds the HTTP application around it). */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, apiKeys: readonly string[]): DynamicModule {
-    const persistence = PersistenceModule.forRoot(
-      config.databaseUrl ? { url: config.databaseUrl, preparedStatements: config.preparedStatements } : { dataDir: config.dataDir },
-    );
+  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation = databaseLocationOf(config)): DynamicModule {
+    const persistence = PersistenceModule.forRoot(location);
     return {
       module: AppModule,
       imports: [
@@ -24,7 +27,7 @@ export class AppModule {
           imports: [persistence],
           keyRepository: SqlApiKeyRepository,
           // Only this process may open the embedded database, so the key CLI goes through it.
-          adminSocketPath: config.databaseUrl ? undefined : keyAdminSocketPath(config.dataDir),
+          adminSocketPath: 'dataDir' in location ? keyAdminSocketPath(location.dataDir) : undefined,
           rateLimits: {
             perKeyPerMinute: config.rateLimitPerMinute,
             authFailuresPerMinute: config.authFailuresPerMinute,
@@ -42,8 +45,13 @@ export class AppModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
-        { provide: ReadinessProbe, useFactory: (database: Database) => ({ check: () => database.ping() }), inject: [Database] },
+        { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },
       ],
     };
   }
+}
+
+/** Ready while the database answers; degraded, not out of rotation, while it takes no writes: reads are still served. */
+function readinessOf(database: Database): ReadinessProbe {
+  return { check: async () => ((await database.acceptsWrites()) ? [] : ['writes: the database is read-only']) };
 }

@@ -1,4 +1,4 @@
-// Node's on-disk compile cache (Node 22.1 and later; README, "Start-up and memory"): V8's code for
+// Node's on-disk compile cache (Node 22.1 and later; docs/performance.md, "Start-up and memory"): V8's code for
 // every module loaded after this one is kept on disk, and later starts read it instead of compiling
 // those modules again. main.ts imports this module before any other. Node 20 has no such cache:
 // nothing happens there. NODE_COMPILE_CACHE names another directory, NODE_DISABLE_COMPILE_CACHE=1

@@ -2,7 +2,7 @@
 // four times when the process allocates fast, as this service does under load (at 64 connections
 // RSS went from 130 MiB idle to 250–260 MiB on Node 20, with some 40 MiB live). At one and a half
 // times the peak is 159–166 MiB, for more frequent full collections whose cost stays within the
-// noise of `npm run bench:heap` (README, "Performance", memory). Unlike --max-old-space-size, it
+// noise of `npm run bench:heap` (docs/performance.md, "Memory"). Unlike --max-old-space-size, it
 // sets no limit that a burst of live data could run into and crash the process at. Node does not
 // take the flag in NODE_OPTIONS, so main.ts sets it, second: `node --heap-growing-percent=N` given
 // by an operator is left as it is (N=0: V8's own policy).

@@ -17,7 +17,7 @@ export * from './lib/http/request-metrics';
 export * from './lib/http/route-methods';
 export * from './lib/http/exact-json-serializer';
 export * from './lib/http/ajv-options';
-export * from './lib/http/in-process-app';
 export * from './lib/http/route-schemas';
 export * from './lib/http/lazy-child-logger';
 export * from './lib/http/json-body-validation.pipe';
+export * from './lib/http/route-handlers';

@@ -1,6 +1,7 @@
 export * from './lib/errors/domain.error';
 export * from './lib/errors/pet-not-found.error';
 export * from './lib/errors/store-unavailable.error';
+export * from './lib/errors/write-outcome-unknown.error';
 export * from './lib/idempotency';
 export * from './lib/int64';
 export * from './lib/pet';

@@ -1,4 +1,4 @@
-export * from './lib/connection-failure';
+export * from './lib/database-errors';
 export * from './lib/data-dir-lock';
 export * from './lib/data-source';
 export * from './lib/database';

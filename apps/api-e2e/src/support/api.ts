@@ -121,7 +121,7 @@ export async function createPet(pet: { name?: string; categoryId?: bigint; statu
 export const INT64_MAX = 9223372036854775807n;
 export const INT64_MIN = -9223372036854775808n;
 
-// Every test owns its data (README, "Development"): other files write to the same server and
+// Every test owns its data (docs/development.md, "The e2e suite"): other files write to the same server and
 // database at the same time, in any order. These helpers give a test names and categories of its
 // own, find its own pets, and check, rather than assume, that an id names no pet.
 

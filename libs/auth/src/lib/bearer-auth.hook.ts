@@ -13,15 +13,19 @@ import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limi
 /** Injection token: routes whose path starts with this prefix require a bearer token. */
 export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 
-type FailureReason = 'missing' | 'malformed' | 'invalid';
+type FailureReason = 'missing' | 'malformed' | 'ambiguous' | 'invalid';
 
 const challenge = (error?: 'invalid_request' | 'invalid_token') => `Bearer realm="${AUTH_REALM}"${error ? `, error="${error}"` : ''}`;
 
 const UNAUTHORIZED: Record<FailureReason, { message: string; challenge: string }> = {
   missing: { message: 'Missing bearer token in the Authorization header', challenge: challenge() },
   malformed: { message: "Authorization header must be 'Bearer <API key>'", challenge: challenge('invalid_request') },
+  // Node keeps the first of several, a proxy or a log pipeline may read the last: neither is trusted.
+  ambiguous: { message: 'Exactly one Authorization header is allowed', challenge: challenge('invalid_request') },
   invalid: { message: 'Invalid API key', challenge: challenge('invalid_token') },
 };
+
+const AUTHORIZATION = /^authorization$/i;
 
 class AuthenticationFailure {
   constructor(readonly reason: FailureReason) {}
@@ -99,6 +103,14 @@ class Attempt implements AuthenticationRequest {
     return this.request.headers;
   }
 
+  /** How many Authorization headers the request carried: Node's `headers` keeps only the first. */
+  get authorizationHeaders(): number {
+    const raw = this.request.raw.rawHeaders;
+    let count = 0;
+    for (let name = 0; name < raw.length; name += 2) if (AUTHORIZATION.test(raw[name])) count++;
+    return count;
+  }
+
   get clientAddress(): string {
     return (this.address ??= clientAddressOf(this.request));
   }
@@ -106,11 +118,12 @@ class Attempt implements AuthenticationRequest {
 
 /**
  * Runs passport-http-bearer on the request's headers. Why it failed is told by what it did:
- * no header is "missing"; a token it handed to the strategy (which recorded it) is "invalid";
- * a header it refused to read a token from is "malformed".
+ * no header is "missing", several are "ambiguous"; a token it handed to the strategy (which
+ * recorded it) is "invalid"; a header it refused to read a token from is "malformed".
  */
 function authenticate(request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
+  if (request.authorizationHeaders > 1) return Promise.reject(new AuthenticationFailure('ambiguous'));
   return new Promise((resolve, reject) => {
     const onResult = (error: unknown, principal: Principal | false) => {
       if (error) reject(error);

@@ -15,6 +15,8 @@ import { RateLimits } from './rate-limit/rate-limits';
  */
 export interface AuthenticationRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** How many Authorization headers the request carried (`headers` holds the first). */
+  readonly authorizationHeaders: number;
   readonly clientAddress: string;
   presented?: { readonly keyPrefix: string | undefined };
 }

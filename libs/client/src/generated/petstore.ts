@@ -86,7 +86,7 @@ export interface components {
          * @description Machine-readable error code
          * @enum {string}
          */
-        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_CHARSET" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "PET_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_FAILED" | "MALFORMED_JSON" | "UNSUPPORTED_CHARSET" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "EXPECTATION_FAILED" | "PET_NOT_FOUND" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "BAD_REQUEST" | "SERVICE_UNAVAILABLE" | "WRITE_OUTCOME_UNKNOWN" | "INTERNAL_ERROR";
         /** @description The body of every error response */
         Error: {
             /**
@@ -185,7 +185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API key missing or invalid */
+            /** @description API key missing or invalid, or more than one Authorization header */
             401: {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
@@ -229,7 +229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; details are logged with the request id, never returned */
+            /** @description Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome */
             500: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -249,7 +249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable; retry later */
+            /** @description The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -326,7 +326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API key missing or invalid */
+            /** @description API key missing or invalid, or more than one Authorization header */
             401: {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
@@ -452,7 +452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; details are logged with the request id, never returned */
+            /** @description Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome */
             500: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -472,7 +472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable; retry later */
+            /** @description The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -553,7 +553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description API key missing or invalid */
+            /** @description API key missing or invalid, or more than one Authorization header */
             401: {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
@@ -623,7 +623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; details are logged with the request id, never returned */
+            /** @description Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome */
             500: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -643,7 +643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unreachable; retry later */
+            /** @description The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -53,15 +53,16 @@ describe('createPet', () => {
     expect(sent[0].key).toBe('"order-42"');
   });
 
-  it('retries network errors, 409 and 503 with the same key and body, and returns the pet the service created once', async () => {
+  it('retries network errors, 409, 503 and a write of unknown outcome with the same key and body, and returns the pet the service created once', async () => {
     const { petstore, sent, options } = serviceAnswering(
       new TypeError('fetch failed'),
       { status: 503, body: error(503, 'SERVICE_UNAVAILABLE'), headers: { 'retry-after': '5' } },
+      { status: 500, body: error(500, 'WRITE_OUTCOME_UNKNOWN') },
       { status: 409, body: error(409, 'IDEMPOTENCY_KEY_IN_PROGRESS'), headers: { 'retry-after': '1' } },
       { status: 201, body: PET, headers: { 'idempotent-replayed': 'true' } },
     );
     await expect(createPet(petstore, NEW_PET, options)).resolves.toEqual({ id: MAX, name: 'Rex', categoryId: MAX, status: 'available' });
-    expect(sent).toHaveLength(4);
+    expect(sent).toHaveLength(5);
     expect(new Set(sent.map(({ key }) => key)).size).toBe(1);
     expect(new Set(sent.map(({ body }) => body)).size).toBe(1);
   });
@@ -84,6 +85,7 @@ describe('createPet', () => {
     [401, 'UNAUTHORIZED'],
     [422, 'IDEMPOTENCY_KEY_REUSED'],
     [429, 'RATE_LIMITED'],
+    [500, 'INTERNAL_ERROR'],
   ])('gives up at once on %i, with the Error body', async (status, code) => {
     const { petstore, sent, options } = serviceAnswering({ status, body: error(status, code) });
     const failure = await createPet(petstore, NEW_PET, options).catch((caught: unknown) => caught);

@@ -29,6 +29,8 @@ export interface CreatePetOptions {
 const DEFAULTS = { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 10_000 } as const;
 /** What the service answers when a retry may succeed: a create with the same key under way (409), the database unreachable (503). */
 const RETRIED_STATUSES = new Set([409, 503]);
+/** A create that may or may not have been done: the retry, with the same key, learns which. */
+const OUTCOME_UNKNOWN = 'WRITE_OUTCOME_UNKNOWN';
 
 /** Why createPet gave up: the service refused the pet (`status` and the Error `body`), or it could not be reached (`cause`). */
 export class CreatePetError extends Error {
@@ -50,7 +52,7 @@ type Attempt = { readonly pet: Pet } | { readonly failure: CreatePetError; reado
  * Adds a pet, once, however many attempts it takes: every attempt carries the same
  * Idempotency-Key and body, so the service creates the pet on the first attempt that reaches it
  * and answers the later ones with that same pet. Network errors, 409 (the first attempt is still
- * under way) and 503 (database unreachable) are retried with exponential backoff and full jitter,
+ * under way), 503 (database unreachable) and WRITE_OUTCOME_UNKNOWN (the answer was lost) are retried with exponential backoff and full jitter,
  * never sooner than a Retry-After asks, at most `maxAttempts` times in all. Any other answer is
  * final: a CreatePetError carrying its status and Error body (400, 401, 422, 429…).
  */
@@ -81,7 +83,8 @@ async function attemptCreate(client: Client<paths>, newPet: NewPet, key: string,
       response.status,
       body,
     );
-    return { failure, retryable: RETRIED_STATUSES.has(response.status), retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+    const retryable = RETRIED_STATUSES.has(response.status) || body?.code === OUTCOME_UNKNOWN;
+    return { failure, retryable, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
   } catch (error) {
     // The caller's abort is final; anything else thrown by fetch is the network (refused, reset, timed out).
     if (signal?.aborted) throw error;

@@ -2,35 +2,48 @@ import { types } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { embeddedDatabaseOptions } from './embedded-database';
+import type { StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
+import { NestTypeOrmLogger } from './typeorm-logger';
 
-/** Where the data lives: a PostgreSQL server, or the embedded PGlite database in a directory. */
-export type DatabaseLocation = { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string };
+/** Where the data lives: a PostgreSQL server, the embedded PGlite database in a directory, or PGlite in memory (tests). */
+export type DatabaseLocation =
+  { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string } | typeof IN_MEMORY;
+
+/** PGlite in memory: gone when closed, shared with no other process, nothing on disk to lock. */
+export const IN_MEMORY = { inMemory: true } as const;
 
 const INT8_OID = 20;
 
 /**
- * Bounds how long a request waits on an unreachable database, so it fails with 503 within 2 s
- * (a refused connection fails at once; a silent network at the time-out), while leaving a
- * saturated pool time to hand out a connection before the request is shed with 503.
+ * How long a request waits on PostgreSQL (README, "Time limits"): a 503 within 2 s when it cannot be
+ * served, and then the statement is over on the server too. The server's own limit comes first, so
+ * that it, not the client, ends a statement that waits on a lock or runs long.
  */
+export const STATEMENT_DEADLINES: StatementDeadlines = { connectMs: 1000, serverMs: 750, answerMs: 1000, cancelGraceMs: 250 };
+
+/** The serving pool: at most `max` backends, each statement bounded on the server (statement and lock time-outs). */
 const POOL = {
   max: 10,
   // int8 straight to bigint, as PGlite gives it: pg's default makes a string (after a regex test)
   // that toPet then parses again, 200 times for a page of 100.
   types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? BigInt : types.getTypeParser(oid, format)) },
-  connectionTimeoutMillis: 1500,
-  query_timeout: 1500,
+  connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs,
+  statement_timeout: STATEMENT_DEADLINES.serverMs,
+  lock_timeout: STATEMENT_DEADLINES.serverMs,
   idleTimeoutMillis: 30_000,
   keepAlive: true,
   application_name: 'petstore',
 };
 
+/** Migrations run once at start on a connection of their own, without the serving pool's time limits. */
+const MIGRATION_POOL = { max: 1, connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs, application_name: 'petstore-migrations' };
+
 /**
  * The DataSource of the service, for PostgreSQL and PGlite alike: the connection and the same
  * migrations. New migrations are written by hand (there is no entity to diff) and appended to MIGRATIONS.
  */
-export async function createDataSource(location: DatabaseLocation): Promise<DataSource> {
+export async function createDataSource(location: DatabaseLocation, use: 'serving' | 'migrating' = 'serving'): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
     // No entities: migrations own the schema and the repositories run their own SQL.
@@ -38,13 +51,14 @@ export async function createDataSource(location: DatabaseLocation): Promise<Data
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error', 'warn', 'migration'],
+    logger: new NestTypeOrmLogger(),
   };
   if ('url' in location) {
-    return new DataSource({ ...common, url: location.url, extra: POOL });
+    return new DataSource({ ...common, url: location.url, extra: use === 'serving' ? POOL : MIGRATION_POOL });
   }
   const { PGliteDriver } = await import('typeorm-pglite');
-  const driver = new PGliteDriver(await embeddedDatabaseOptions(location.dataDir)).driver;
+  const options = 'dataDir' in location ? await embeddedDatabaseOptions(location.dataDir) : { dataDir: 'memory://' };
+  const driver = new PGliteDriver(options).driver;
   return new DataSource({ ...common, driver });
 }
 

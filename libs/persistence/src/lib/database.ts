@@ -1,12 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { makeTreePrivate, preparePrivateDataDir } from '@petstore/core';
-import { StoreUnavailableError } from '@petstore/domain';
+import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { isConnectionFailure } from './connection-failure';
+import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
-import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool } from './data-source';
+import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool, STATEMENT_DEADLINES } from './data-source';
 import { seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
+import { PgStatementRunner } from './pg-statement-runner';
+import { namedStatement } from './named-statement';
 import { reportPool } from './pool-metrics';
 
 /** Injection token of the DatabaseLocation the service runs on. */
@@ -19,6 +22,8 @@ export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 export interface Statement {
   readonly name?: string;
   readonly text: string;
+  /** A statement that writes nothing: when its connection fails, it is simply not done. */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -49,12 +54,13 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       if (seedEmbeddedDatabase(this.location.dataDir))
         this.logger.log('New embedded database: copied from the template made at build time');
     }
-    const dataSource = await createDataSource(this.location);
+    await this.migrate();
+    const dataSource = this.dataSource ?? (await createDataSource(this.location));
     this.dataSource = dataSource;
-    await dataSource.initialize();
-    await this.migrate(dataSource);
-    this.pool = driverPool(dataSource);
-    this.unreportPool = reportPool(this.pool);
+    if (!dataSource.isInitialized) await dataSource.initialize();
+    const pool = driverPool(dataSource);
+    this.pool = 'url' in this.location ? new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES) : pool;
+    this.unreportPool = reportPool(pool);
     this.makeEmbeddedFilesPrivate();
   }
 
@@ -68,13 +74,24 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Brings the schema up to date. On PostgreSQL, instances may start together: they take turns
-   * (see withMigrationLock). The embedded database has one process, under the data directory's lock.
+   * Brings the schema up to date. On PostgreSQL, on a DataSource of its own without the serving
+   * pool's time limits, and instances that start together take turns (see withMigrationLock). The
+   * embedded database has one process, under the data directory's lock, and one DataSource.
    */
-  private async migrate(dataSource: DataSource): Promise<void> {
-    const runMigrations = () => dataSource.runMigrations({ transaction: 'each' });
-    if ('url' in this.location) await withMigrationLock(this.location.url, runMigrations);
-    else await runMigrations();
+  private async migrate(): Promise<void> {
+    if (!('url' in this.location)) {
+      this.dataSource = await createDataSource(this.location);
+      await this.dataSource.initialize();
+      await this.dataSource.runMigrations({ transaction: 'each' });
+      return;
+    }
+    const migrating = await createDataSource(this.location, 'migrating');
+    await migrating.initialize();
+    try {
+      await withMigrationLock(this.location.url, () => migrating.runMigrations({ transaction: 'each' }));
+    } finally {
+      await migrating.destroy();
+    }
   }
 
   /**
@@ -91,7 +108,11 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     if (this.unlockDataDir && 'dataDir' in this.location) makeTreePrivate(this.location.dataDir);
   }
 
-  /** Runs one statement and returns its rows; an unreachable database raises StoreUnavailableError. */
+  /**
+   * Runs one statement and returns its rows. A database that cannot be reached, or that refused
+   * the statement, raises StoreUnavailableError: nothing was done. A write whose answer was lost
+   * raises WriteOutcomeUnknownError.
+   */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
     try {
       const result =
@@ -100,12 +121,23 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
           : await this.pool.query(statement.text, values);
       return result.rows as Row[];
     } catch (error) {
-      throw isConnectionFailure(error) ? new StoreUnavailableError({ cause: error }) : error;
+      throw domainErrorFor(error, statement);
     }
   }
 
-  /** Resolves when the database answers a trivial query. */
-  async ping(): Promise<void> {
-    await this.query({ name: 'ping', text: 'SELECT 1' }, []);
+  /** Whether the database takes writes now; rejects with StoreUnavailableError when it cannot be reached. */
+  async acceptsWrites(): Promise<boolean> {
+    const [row] = await this.query<{ readOnly: boolean }>(READ_ONLY, []);
+    return !row.readOnly;
   }
+}
+
+// A replica in recovery, default_transaction_read_only or a read-only session all show here.
+const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, { readOnly: true });
+
+function domainErrorFor(error: unknown, statement: Statement): unknown {
+  if (error instanceof StatementOutcomeUnknownError && !statement.readOnly) return new WriteOutcomeUnknownError({ cause: error });
+  if (error instanceof StatementOutcomeUnknownError || isRefusal(error) || isLinkFailure(error))
+    return new StoreUnavailableError({ cause: error });
+  return error;
 }

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
  * shared_buffers: PostgreSQL's default of 128 MB grows PGlite's WebAssembly memory, which never
  * shrinks, from 128 to 188 MB at start, and the buffers are resident once read. 16 MB took the
  * service's RSS from 372 to 267 MiB idle and from 514 to 406 MiB at its peak under load, with no
- * measurable loss on 300 000 pets (README, "Start-up and memory"): pages outside the buffer cache
+ * measurable loss on 300 000 pets (docs/performance.md, "Start-up and memory"): pages outside the buffer cache
  * come from the operating system's file cache.
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];

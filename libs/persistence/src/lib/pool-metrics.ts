@@ -2,6 +2,7 @@ import { Gauge } from 'prom-client';
 
 /** What node-postgres's Pool reports of its connections. */
 export interface PoolStats {
+  readonly options: { readonly max: number };
   readonly totalCount: number;
   readonly idleCount: number;
   readonly waitingCount: number;
@@ -23,6 +24,14 @@ new Gauge({
     }
     this.set({ state: 'in_use' }, total - idle);
     this.set({ state: 'idle' }, idle);
+  },
+});
+
+new Gauge({
+  name: 'petstore_db_pool_max_connections',
+  help: 'Database connections the pool may hold at most, whatever the database does',
+  collect() {
+    this.set([...pools].reduce((max, pool) => max + pool.options.max, 0));
   },
 });
 

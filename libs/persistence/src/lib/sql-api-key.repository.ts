@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
 import { parseInt64 } from '@petstore/domain';
 import { Database, type Statement } from './database';
+import { namedStatement } from './named-statement';
 
 const COLUMNS = `id::text AS id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
@@ -9,11 +10,12 @@ const INSERT: Statement = {
   text: `INSERT INTO api_keys (name, prefix, secret_sha256) VALUES ($1, $2, $3) ON CONFLICT (prefix) DO NOTHING RETURNING ${COLUMNS}`,
 };
 // Runs for each presented key not seen in the last second: named, so it is parsed once per connection.
-const FIND_BY_PREFIX: Statement = {
-  name: 'api_keys_find_by_prefix',
-  text: `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
-};
-const LIST: Statement = { text: `SELECT ${COLUMNS} FROM api_keys ORDER BY id` };
+const FIND_BY_PREFIX: Statement = namedStatement(
+  'api_keys_find_by_prefix',
+  `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
+  { readOnly: true },
+);
+const LIST: Statement = { text: `SELECT ${COLUMNS} FROM api_keys ORDER BY id`, readOnly: true };
 // A second revocation keeps the time of the first.
 const REVOKE_BY_ID: Statement = {
   text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
@@ -21,7 +23,7 @@ const REVOKE_BY_ID: Statement = {
 const REVOKE_BY_PREFIX: Statement = {
   text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE prefix = $1 RETURNING ${COLUMNS}`,
 };
-const TOUCH: Statement = { name: 'api_keys_touch', text: `UPDATE api_keys SET last_used_at = now() WHERE id = $1` };
+const TOUCH: Statement = namedStatement('api_keys_touch', `UPDATE api_keys SET last_used_at = now() WHERE id = $1`);
 
 type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };
 

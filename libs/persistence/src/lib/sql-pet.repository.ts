@@ -9,23 +9,27 @@ import {
   type PetStatus,
 } from '@petstore/domain';
 import { Database, type Statement } from './database';
+import { namedStatement } from './named-statement';
 import { toPet, type PetRow } from './pet.mapper';
 
 const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
 // Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
-const LIST: Statement = { name: 'pets_list', text: `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2` };
+const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, { readOnly: true });
 // Not named: a generic plan for "status = $1" cannot know how rare the status is and walks the
 // primary key filtering rows, a cliff for a rare status in a large table. Planned per call, it
 // uses the (status, id) index; planning is PostgreSQL's CPU, not the service's.
-const LIST_BY_STATUS: Statement = { text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3` };
+const LIST_BY_STATUS: Statement = {
+  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+  readOnly: true,
+};
 // Identity ids start at 1, so "after 0" is the first page.
 const FIRST_PAGE = '0';
-const FIND_BY_ID: Statement = { name: 'pets_find_by_id', text: `SELECT ${COLUMNS} FROM pets WHERE id = $1` };
-const INSERT: Statement = {
-  name: 'pets_insert',
-  text: `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-};
+const FIND_BY_ID: Statement = namedStatement('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`, { readOnly: true });
+const INSERT: Statement = namedStatement(
+  'pets_insert',
+  `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+);
 
 /**
  * An idempotent create in one statement, hence one transaction: the pet and the record of its
@@ -43,9 +47,9 @@ const INSERT: Statement = {
  * - pet: inserted only if the record was, with the allocated id.
  * The row says whether the claim was free and, if the pet was created, the pet.
  */
-const CREATE_ONCE: Statement = {
-  name: 'pets_create_once',
-  text: `
+const CREATE_ONCE: Statement = namedStatement(
+  'pets_create_once',
+  `
     WITH claim AS (
       SELECT pg_try_advisory_xact_lock(hashtextextended($1::text || ' ' || $2::text, 0)) AS free
     ), allocated AS (
@@ -66,25 +70,26 @@ const CREATE_ONCE: Statement = {
       RETURNING ${COLUMNS}
     )
     SELECT claim.free, pet.* FROM claim LEFT JOIN pet ON true`,
-};
+);
 // The answer recorded for a key, read after the claim found it (in a statement of its own, whose
 // snapshot sees a record committed while the claim ran). Expired or not: it was current a moment ago.
-const FIND_RECORD: Statement = {
-  name: 'idempotency_records_find',
-  text: `
+const FIND_RECORD: Statement = namedStatement(
+  'idempotency_records_find',
+  `
     SELECT request_sha256 = $3 AS "sameRequest", response_body->>'id' AS id, response_body->>'name' AS name,
            response_body->>'categoryId' AS "categoryId", response_body->>'status' AS status
     FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
-};
+  { readOnly: true },
+);
 // A bounded batch by physical row address (a TID scan, no second index walk). Rows a create is
 // overwriting right now are skipped, never waited for: the next sweep gets them if they are still expired.
-const DELETE_EXPIRED: Statement = {
-  name: 'idempotency_records_delete_expired',
-  text: `
+const DELETE_EXPIRED: Statement = namedStatement(
+  'idempotency_records_delete_expired',
+  `
     DELETE FROM idempotency_records WHERE ctid = ANY (ARRAY(
       SELECT ctid FROM idempotency_records WHERE expires_at <= now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))
     RETURNING 1`,
-};
+);
 /** How often createOnce claims a key: a second time only if the record it met vanished before it was read. */
 const CREATE_ONCE_ATTEMPTS = 2;
 

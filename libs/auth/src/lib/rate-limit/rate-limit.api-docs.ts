@@ -60,9 +60,15 @@ export function ApiAuthenticatedErrorResponse(
 /** Documents 401, 429, 500 and 503, which every authenticated operation can answer. */
 export function ApiAuthenticatedCommonResponses() {
   return applyDecorators(
-    ApiAuthenticatedErrorResponse(401, 'API key missing or invalid', ErrorCode.Unauthorized, 'Invalid API key', {
-      'WWW-Authenticate': WWW_AUTHENTICATE,
-    }),
+    ApiAuthenticatedErrorResponse(
+      401,
+      'API key missing or invalid, or more than one Authorization header',
+      ErrorCode.Unauthorized,
+      'Invalid API key',
+      {
+        'WWW-Authenticate': WWW_AUTHENTICATE,
+      },
+    ),
     ApiAuthenticatedErrorResponse(
       429,
       "Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets",

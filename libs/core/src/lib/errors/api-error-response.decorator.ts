@@ -28,14 +28,14 @@ export function ApiServerErrorResponses(headers: ApiHeaders = {}) {
   return applyDecorators(
     ApiErrorResponse(
       500,
-      'Unexpected failure; details are logged with the request id, never returned',
+      'Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome',
       ErrorCode.InternalError,
       'Internal server error',
       headers,
     ),
     ApiErrorResponse(
       503,
-      'The database is unreachable; retry later',
+      'The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds',
       ErrorCode.ServiceUnavailable,
       'The pet store is temporarily unavailable',
       {

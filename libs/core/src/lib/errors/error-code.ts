@@ -19,5 +19,6 @@ export enum ErrorCode {
   RateLimited = 'RATE_LIMITED',
   BadRequest = 'BAD_REQUEST',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  WriteOutcomeUnknown = 'WRITE_OUTCOME_UNKNOWN',
   InternalError = 'INTERNAL_ERROR',
 }

@@ -36,10 +36,10 @@ describe('toErrorResponse', () => {
     expect(response.headers).toEqual({ 'retry-after': '5' });
   });
 
-  it("turns Nest's 'Cannot GET /x' into 404 ROUTE_NOT_FOUND 'No route for GET /x'", () => {
+  it("turns Nest's 'Cannot GET /x' into 404 ROUTE_NOT_FOUND without echoing the path", () => {
     expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body).toEqual({
       code: 'ROUTE_NOT_FOUND',
-      message: 'No route for GET /x',
+      message: 'No route for this method and path',
       status: 404,
     });
   });

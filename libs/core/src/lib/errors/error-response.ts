@@ -46,6 +46,8 @@ export function errorResponseFor(status: number, message = STATUS_CODES[status] 
 const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; headers?: Record<string, string> }>> = {
   'not-found': { status: 404 },
   unavailable: { status: 503, headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) } },
+  // Not 503, which promises that nothing was done (README, "Safe retries").
+  'outcome-unknown': { status: 500 },
 };
 
 /** Errors Fastify raises before a handler runs, keyed by their `code`. */
@@ -55,6 +57,7 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.MalformedJson, message: 'Request body is empty; expected a JSON object' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.BadRequest, message: 'Content-Length does not match the request body' },
   FST_ERR_BAD_URL: { code: ErrorCode.BadRequest, message: 'Request URL is malformed' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: ErrorCode.UriTooLong, message: 'A path segment of the request URL is too long' },
 };
 
 interface FastifyLikeError {
@@ -92,8 +95,8 @@ function fromHttpException(exception: Error, status: number, cause: FastifyLikeE
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
   if (known) return errorAnswer(status, known.code, known.message);
   if (exception instanceof NotFoundException) {
-    // Nest's not-found handler says "Cannot GET /path", which is what we want to tell.
-    return errorAnswer(404, ErrorCode.RouteNotFound, `${exception.message.replace(/^Cannot/, 'No route for')}`);
+    // Nest's says "Cannot GET /path": the path is the client's input, not echoed.
+    return errorAnswer(404, ErrorCode.RouteNotFound, 'No route for this method and path');
   }
   return errorAnswer(status, errorCodeFor(status), exception.message);
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
+import { sendError } from './error-body.filter';
+import { API_HEADERS } from './security';
 
 /** Extra response headers a route declares in its config, sent with every answer of that route, errors included. */
 export interface RouteHeadersConfig {
@@ -44,6 +46,19 @@ export class AccessLogController extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/**
+ * Fastify's `frameworkErrors`: answers a request its router refused (a malformed percent-encoding)
+ * as every routed answer goes out, though no hook runs for it: security headers, X-Request-Id,
+ * the Error body (which does not echo the URL) and the access-log line.
+ */
+export function answerUnroutable(accessLog: AccessLogController) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.headers(API_HEADERS).header('x-request-id', request.id);
+    reply.raw.once('finish', () => accessLog.requestCompleted(null, request, reply));
+    sendError(error, request, reply);
+  };
 }
 
 /** Keeps a token a client wrongly put in the query string out of the logs. */

@@ -1,6 +1,8 @@
-import type { ArgumentMetadata } from '@nestjs/common';
+import { type ArgumentMetadata, Body, Controller, Module, Post } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
 import { IsString } from 'class-validator';
-import { JsonBodyValidationPipe } from './json-body-validation.pipe';
+import { assertEveryBodyValidated, JsonBodyValidationPipe } from './json-body-validation.pipe';
 
 describe('JsonBodyValidationPipe', () => {
   const pipe = new JsonBodyValidationPipe();
@@ -24,5 +26,71 @@ describe('JsonBodyValidationPipe', () => {
     await expect(body({ name: 'Rex' })).resolves.toEqual({ name: 'Rex' });
     await expect(body({ name: 'Rex', extra: 1 })).rejects.toThrow('property extra should not exist');
     await expect(body({ name: 'Rex', toString: 1 })).rejects.toThrow('property toString should not exist');
+  });
+});
+
+class NamedBody {
+  @IsString()
+  name!: string;
+}
+
+interface UncheckedBody {
+  name: string;
+}
+
+class UndecoratedBody {
+  name!: string;
+}
+
+@Controller('checked')
+class CheckedController {
+  @Post()
+  create(@Body() body: NamedBody): NamedBody {
+    return body;
+  }
+}
+
+@Controller('unchecked')
+class InterfaceBodyController {
+  @Post()
+  create(@Body() body: UncheckedBody): UncheckedBody {
+    return body;
+  }
+}
+
+@Controller('undecorated')
+class UndecoratedBodyController {
+  @Post()
+  create(@Body() body: UndecoratedBody): UndecoratedBody {
+    return body;
+  }
+}
+
+/** The check as createApp makes it: on the application's controllers, before init. */
+async function checkBodiesOf(controller: new () => object): Promise<void> {
+  @Module({ controllers: [controller] })
+  class BodiesModule {}
+  const moduleRef = await Test.createTestingModule({ imports: [BodiesModule] }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+  try {
+    assertEveryBodyValidated(app);
+  } finally {
+    await app.close();
+  }
+}
+
+describe('assertEveryBodyValidated', () => {
+  it('accepts a body typed with a DTO class', async () => {
+    await expect(checkBodiesOf(CheckedController)).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['an interface', InterfaceBodyController, 'Object'],
+    ['a class without rules', UndecoratedBodyController, 'UndecoratedBody'],
+  ])('stops the start on a body typed with %s, naming the method and the fix', async (_case, controller, typeName) => {
+    await expect(checkBodiesOf(controller)).rejects.toThrow(
+      `${controller.name}.create: its @Body() is typed ${typeName}, which the validation pipe cannot check; ` +
+        'type it with a DTO class whose properties carry class-validator decorators',
+    );
   });
 });

@@ -1,5 +1,9 @@
-import { type ArgumentMetadata, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, type INestApplication, Injectable, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { getMetadataStorage } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
+import { routeHandlers } from './route-handlers';
 
 /**
  * Keys that class-transformer drops or class-validator's whitelist mistakes for known ones,
@@ -39,4 +43,36 @@ export class JsonBodyValidationPipe extends ValidationPipe {
 
 function messagesOf(errors: readonly ValidationError[]): string[] {
   return errors.flatMap((error) => Object.values(error.constraints ?? {}));
+}
+
+// Nest's route-argument metadata: `${RouteParamtypes}:${index}` keys; BODY is 3.
+const BODY_ARGUMENT = `${RouteParamtypes.BODY}:`;
+/** What ValidationPipe lets through unchecked (its toValidate): an interface or a type alias arrives as Object. */
+const UNVALIDATED_TYPES = new Set<unknown>([undefined, Object, String, Boolean, Number, Array, Buffer, Date]);
+
+/**
+ * Stops the start if a route's `@Body()` is not a class with class-validator rules: an interface
+ * or a type is erased at run time, and the pipe would pass any body to the handler unchecked.
+ * Call it before `app.init()`.
+ */
+export function assertEveryBodyValidated(app: INestApplication): void {
+  for (const { controller, prototype, method } of routeHandlers(app)) {
+    const argumentsMetadata = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { index: number }>;
+    const types = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as unknown[];
+    for (const [key, { index }] of Object.entries(argumentsMetadata)) {
+      if (!key.startsWith(BODY_ARGUMENT)) continue;
+      const type = types[index];
+      if (UNVALIDATED_TYPES.has(type) || !hasValidationRules(type)) {
+        const name = typeof type === 'function' ? type.name : String(type);
+        throw new Error(
+          `${controller.name}.${method}: its @Body() is typed ${name}, which the validation pipe cannot check; ` +
+            'type it with a DTO class whose properties carry class-validator decorators',
+        );
+      }
+    }
+  }
+}
+
+function hasValidationRules(type: unknown): boolean {
+  return typeof type === 'function' && getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
 }

@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { ErrorCode } from '../errors/error-code';
 import { errorResponseFor } from '../errors/error-response';
+import { requestIdFor } from './http-setup';
+import { API_HEADERS } from './security';
 
 // Node's HTTP layer answers some requests by itself, before Fastify sees them, with an empty or
-// text body. Each such path is taken over here so that every error answer is the Error body.
+// text body. Each such path is taken over here so that every error answer is the Error body, with
+// the headers and the access-log line of every other answer, and no echo of what the client sent.
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -21,35 +25,48 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
  * did not arrive in time. No request or reply exists, so the answer is written to the socket,
  * unless an answer was already begun; the connection is closed either way.
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
   const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
-  if (!begun) writeErrorAndClose(socket, status, message);
+  if (!begun) writeErrorAndClose(this.log, socket, status, message, randomUUID());
   socket.destroy(error);
 }
 
 /** Writes an Error answer straight to a socket that has no request or reply object, and closes it. */
-function writeErrorAndClose(socket: Duplex, status: number, message: string): void {
+function writeErrorAndClose(log: FastifyBaseLogger, socket: Duplex, status: number, message: string, requestId: string): void {
   if (!socket.writable) return;
   const body = JSON.stringify(errorResponseFor(status, message).body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers = { ...API_HEADERS, 'x-request-id': requestId, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}connection: close\r\n\r\n${body}`);
+  logRefusal(log, status, requestId);
+}
+
+/** The access-log line of an answer made before Fastify had a request: its status and id, no client input. */
+function logRefusal(log: FastifyBaseLogger, statusCode: number, requestId: string): void {
+  log.info({ reqId: requestId, statusCode }, 'request refused');
 }
 
 /** Node hands CONNECT (a tunnel request) to a 'connect' listener or drops the connection: answer 405 instead. */
-function refuseTunnel(_request: IncomingMessage, socket: Duplex): void {
+function refuseTunnel(log: FastifyBaseLogger, request: IncomingMessage, socket: Duplex): void {
   socket.once('finish', () => socket.destroy());
-  writeErrorAndClose(socket, 405, 'CONNECT is not supported: this is not a proxy');
+  writeErrorAndClose(log, socket, 405, 'CONNECT is not supported: this is not a proxy', requestIdFor(request));
 }
 
 /** Node's answer to an Expect header other than 100-continue: 417, with the Error body. */
-function answerExpectationFailed(request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify(errorResponseFor(417, `Expect: ${request.headers.expect} is not supported; only 100-continue is`).body);
-  response.writeHead(417, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' });
+function answerExpectationFailed(log: FastifyBaseLogger, request: IncomingMessage, response: ServerResponse): void {
+  const requestId = requestIdFor(request);
+  const body = JSON.stringify(errorResponseFor(417, 'Only Expect: 100-continue is supported').body);
+  response.writeHead(417, {
+    ...API_HEADERS,
+    'x-request-id': requestId,
+    'content-type': JSON_TYPE,
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   response.end(body);
+  logRefusal(log, 417, requestId);
 }
 
 /**
@@ -69,8 +86,10 @@ export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
  *   connection, instead of letting Node read and discard whatever the client keeps sending.
  */
 export function registerProtocolGuards(fastify: FastifyInstance): void {
-  fastify.server.on('checkExpectation', answerExpectationFailed);
-  fastify.server.on('connect', refuseTunnel);
+  fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    answerExpectationFailed(fastify.log, request, response),
+  );
+  fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseTunnel(fastify.log, request, socket));
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new ApiException(ErrorCode.BadRequest, 400, 'An HTTP/1.1 request must carry a Host header'));

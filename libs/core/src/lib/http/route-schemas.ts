@@ -1,10 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants';
-import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { INTEGER_TEXT_KEYWORD, type IntegerText } from './integer-text.keyword';
+import { routeHandlers } from './route-handlers';
 
 // Fastify's route schemas, taken from the OpenAPI document that @nestjs/swagger builds from the
 // controllers' decorators and DTOs. The document is the one definition of every parameter and
@@ -78,20 +77,12 @@ function operationsById(document: OpenAPIObject): Map<string, Operation> {
   return operations;
 }
 
-/** Every route handler of every controller that the document describes (not excluded from it). */
+/** Every route handler that the document describes (not excluded from it). */
 function* documentedRoutes(app: INestApplication): Generator<{ controller: string; prototype: object; method: string; handler: object }> {
-  const scanner = new MetadataScanner();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const { metatype } of module.controllers.values()) {
-      if (typeof metatype !== 'function' || Reflect.getMetadata(API_EXCLUDE_CONTROLLER, metatype)?.[0] === true) continue;
-      const prototype = metatype.prototype as Record<string, object>;
-      for (const method of scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[method];
-        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        if (Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler)?.disable === true) continue;
-        yield { controller: metatype.name, prototype, method, handler };
-      }
-    }
+  for (const { controller, prototype, method, handler } of routeHandlers(app)) {
+    if (Reflect.getMetadata(API_EXCLUDE_CONTROLLER, controller)?.[0] === true) continue;
+    if (Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler)?.disable === true) continue;
+    yield { controller: controller.name, prototype, method, handler };
   }
 }
 

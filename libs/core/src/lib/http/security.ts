@@ -48,6 +48,9 @@ export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, s
   return headers;
 }
 
+/** The API's security headers, worked out once: every answer outside the docs carries them. */
+export const API_HEADERS: Readonly<Record<string, string>> = helmetHeaders(API_SECURITY_HEADERS);
+
 /**
  * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers.
  * API answers get the same library's headers worked out once at start: @fastify/helmet
@@ -61,9 +64,8 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, docsPref
     if (route.url.startsWith(docsPrefix)) route.helmet = DOCS_SECURITY_HEADERS;
   });
   await fastify.register(fastifyHelmet, { global: false });
-  const apiHeaders = helmetHeaders(API_SECURITY_HEADERS);
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith(docsPrefix)) reply.headers(apiHeaders);
+    if (!request.routeOptions.url?.startsWith(docsPrefix)) reply.headers(API_HEADERS);
     done();
   });
 }

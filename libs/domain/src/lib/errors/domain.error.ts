@@ -2,7 +2,7 @@
  * What kind of failure a domain error is: the adapters translate the kind into their own
  * protocol (HTTP: 404, 503…) without knowing each error.
  */
-export type DomainErrorKind = 'not-found' | 'unavailable';
+export type DomainErrorKind = 'not-found' | 'unavailable' | 'outcome-unknown';
 
 /** Base of every error the domain raises: a stable machine-readable code and a kind. */
 export abstract class DomainError extends Error {

@@ -1,0 +1,162 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { developmentApiKey } from '@petstore/auth';
+import {
+  AccessLogController,
+  AJV_OPTIONS,
+  answerUnroutable,
+  applyRouteSchemas,
+  assertEveryBodyValidated,
+  type AppConfig,
+  BODY_LIMIT_BYTES,
+  clientErrorHandler,
+  corsOptions,
+  ErrorBodyFilter,
+  JsonBodyValidationPipe,
+  lazyChildLoggerFactory,
+  NODE_SERVER_OPTIONS,
+  PinoNestLogger,
+  preparePrivateDataDir,
+  registerExactJsonSerializer,
+  registerJsonBodyParser,
+  registerProtocolGuards,
+  registerRequestMetrics,
+  registerResponseHeaders,
+  registerSecurityHeaders,
+  requestIdFor,
+  RouteMethods,
+} from '@petstore/core';
+import type { DatabaseLocation } from '@petstore/persistence';
+import type { FastifyBaseLogger } from 'fastify';
+import { maxHeaderSize } from 'node:http';
+import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
+import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
+
+export interface CreateAppOptions {
+  /** Where the data lives instead of the configured place: in-memory PGlite or a throw-away database in tests. */
+  readonly database?: DatabaseLocation;
+  /** Logs at this level as plain JSON, whatever the configuration says ('silent': no logs); tests and tools. */
+  readonly logLevel?: AppConfig['logLevel'];
+  /**
+   * Builds the routes and the document, and stops before `init`: nothing connects to a database,
+   * opens the data directory or a socket. What `npm run openapi` and the document's tests need.
+   */
+  readonly documentOnly?: boolean;
+}
+
+export interface PetstoreApp {
+  /** Initialised and ready for `listen` or `inject`, unless documentOnly. Close it when done. */
+  readonly app: NestFastifyApplication;
+  /** The OpenAPI document the routes were built from: /docs, /openapi.json and the route schemas. */
+  readonly document: OpenAPIObject;
+}
+
+/**
+ * The composition root of the HTTP application: every part of it is registered here, in this
+ * order, and nothing else builds one (main.ts listens on it, export-openapi reads its document,
+ * the in-process tests inject into it). The steps, and why each comes where it does:
+ *  1. Fastify's options: time limits, body limit, request ids, the logger. Fixed once the instance exists.
+ *  2. Fastify hooks and parsers: security headers (first, so that every answer carries them, a
+ *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, metrics.
+ *     Hooks apply to the routes registered after them, so before Nest's.
+ *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
+ *  4. The Nest application: the modules, with the ports bound to their adapters.
+ *  5. Prefix, CORS, the error filter, the validation pipe: read by Nest when it registers the routes (init).
+ *  6. The document, then each route's schemas from it and the docs pages: schemas before init, which registers the routes.
+ *  7. The bodies' check: every `@Body()` is a class the pipe validates, or the start fails.
+ *  8. init: connects the database, migrates, registers the routes.
+ *  9. 405 for the other methods of known paths: the route table is complete only after init.
+ */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<PetstoreApp> {
+  // 1.
+  const logLevel = options.logLevel ?? config.logLevel;
+  const pretty = options.logLevel === undefined && !config.production;
+  const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel));
+  const adapter = new FastifyAdapter({
+    logger: {
+      level: logLevel,
+      redact: ['req.headers.authorization'],
+      transport: pretty ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
+    },
+    logController: accessLog,
+    childLoggerFactory: lazyChildLoggerFactory,
+    // No Nest middleware here: without middie, one hook less on every request.
+    skipMiddie: true,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Slow or stalled clients hold a connection for a bounded time (docs/operations.md, "Time limits"); Node
+    // checks the header and request limits every second instead of its default 30.
+    requestTimeout: config.httpTimeouts.requestMs,
+    keepAliveTimeout: config.httpTimeouts.keepAliveMs,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
+    http: { ...NODE_SERVER_OPTIONS, headersTimeout: config.httpTimeouts.headersMs, connectionsCheckingInterval: 1000 },
+    frameworkErrors: answerUnroutable(accessLog),
+    // "/v1/pets/" is "/v1/pets", not a pet with an empty id. No parameter is too long for the router
+    // (the request line is bounded by the header size): the route's own schema says what is wrong.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    ajv: AJV_OPTIONS,
+  });
+  const fastify = adapter.getInstance();
+  // 2.
+  await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
+  registerProtocolGuards(fastify);
+  registerJsonBodyParser(fastify);
+  registerExactJsonSerializer(fastify);
+  registerResponseHeaders(fastify);
+  registerRequestMetrics(fastify);
+  // 3.
+  const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
+  // 4.
+  const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config)),
+    adapter,
+    { bodyParser: false, logger: new PinoNestLogger(fastify.log) },
+  );
+  // 5.
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served()));
+  app.useGlobalFilters(new ErrorBodyFilter());
+  app.useGlobalPipes(new JsonBodyValidationPipe());
+  // 6.
+  const document = createApiDocument(app);
+  applyRouteSchemas(app, document);
+  serveApiDocs(app, document);
+  // 7.
+  assertEveryBodyValidated(app);
+  if (options.documentOnly) return { app, document };
+  // 8.
+  await app.init();
+  // 9.
+  apiRouteMethods.answerOtherMethodsWith405();
+  return { app, document };
+}
+
+/**
+ * Fastify's trustProxy for the configured one. A hop count is passed as a function: Fastify 5.12
+ * takes a bare number for "trust no proxy" (it fails closed), where proxy-addr counts hops.
+ */
+function trustProxyOption(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  return trustProxy === false ? false : [...trustProxy];
+}
+
+/**
+ * The configured keys; in development without any, a key kept in the data directory. The key is
+ * printed once, when it is created: logs are kept and shipped, and the file is where it lives.
+ */
+function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
+  if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
+  preparePrivateDataDir(config.dataDir, (message) => log.warn(message));
+  const { key, created, file } = developmentApiKey(config.dataDir);
+  log.warn(
+    created
+      ? `API_KEYS is not set: using the development API key just created in ${file} (printed this once): ${key}`
+      : `API_KEYS is not set: using the development API key kept in ${file}`,
+  );
+  return [key];
+}

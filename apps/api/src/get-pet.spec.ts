@@ -1,0 +1,63 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+
+// GET /v1/pets/{petId}, deprecated: the pet with exact int64 digits, and the deprecation headers on every answer.
+
+const expectDeprecationHeaders = (response: LightMyRequestResponse) => {
+  expect(response.headers['deprecation']).toBe('@1922659200');
+  expect(response.headers['sunset']).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(response.headers['link']).toBe('</v1/pets>; rel="successor-version"');
+};
+
+describe('GET /v1/pets/{petId} (deprecated), in process', () => {
+  let petstore: InProcessApp;
+  beforeAll(async () => {
+    petstore = await startInProcessApp();
+  });
+  afterAll(() => petstore.close());
+
+  const get = (url: string, headers: Record<string, string> = AUTH) => petstore.fastify.inject({ method: 'GET', url, headers });
+
+  it('returns the pet with its exact int64 fields', async () => {
+    const created = await petstore.fastify.inject({
+      method: 'POST',
+      url: '/v1/pets',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      payload: '{"name":"Fido","categoryId":9223372036854775807,"status":"sold"}',
+    });
+    const id = /^\{"id":(\d+),/.exec(created.body)![1];
+    const response = await get(`/v1/pets/${id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(`{"id":${id},"name":"Fido","categoryId":9223372036854775807,"status":"sold"}`);
+    expectDeprecationHeaders(response);
+  });
+
+  it.each(['999999999', '9223372036854775807', '0', '-1', '-9223372036854775808'])(
+    'answers 404 PET_NOT_FOUND for the absent id %s',
+    async (id) => {
+      const response = await get(`/v1/pets/${id}`);
+      expect([response.statusCode, response.json().code]).toEqual([404, 'PET_NOT_FOUND']);
+      expectDeprecationHeaders(response);
+    },
+  );
+
+  it.each(['abc', '1.5', '1e3', '01', '-0', '+1', '9223372036854775808', '-9223372036854775809', '99999999999999999999', '%20'])(
+    'answers 400 for petId %p',
+    async (id) => {
+      const response = await get(`/v1/pets/${id}`);
+      expect([response.statusCode, response.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(response.json().message).toContain('petId');
+      expectDeprecationHeaders(response);
+    },
+  );
+
+  it('carries the deprecation headers on 401 too', async () => {
+    const response = await get('/v1/pets/1', {});
+    expect(response.statusCode).toBe(401);
+    expectDeprecationHeaders(response);
+  });
+
+  it('does not mark the other operations deprecated', async () => {
+    expect((await get('/v1/pets')).headers['deprecation']).toBeUndefined();
+  });
+});

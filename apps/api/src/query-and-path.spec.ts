@@ -1,0 +1,51 @@
+import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+
+// Query and path parameters on the real application: ajv checks them against the operation's
+// parameters in the document (route-schemas.ts), and every refusal names what the value must be.
+
+describe('query and path parameters, in process', () => {
+  let petstore: InProcessApp;
+  beforeAll(async () => {
+    petstore = await startInProcessApp();
+  });
+  afterAll(() => petstore.close());
+
+  const get = (url: string) => petstore.fastify.inject({ method: 'GET', url, headers: AUTH });
+  const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });
+
+  it('takes the bounds of an int32 and of an int64, and a default', async () => {
+    for (const url of [
+      '/v1/pets',
+      '/v1/pets?limit=1',
+      '/v1/pets?limit=100&after=9223372036854775807',
+      '/v1/pets?after=-9223372036854775808',
+    ]) {
+      expect({ url, status: (await get(url)).statusCode }).toEqual({ url, status: 200 });
+    }
+  });
+
+  it.each(['0', '101', '1e1', '+5', '05', ' 5', '5.0', '', 'ten', '-0'])('refuses limit=%p, naming the bounds', async (limit) => {
+    const answer = await get(`/v1/pets?limit=${encodeURIComponent(limit)}`);
+    expect([answer.statusCode, answer.json()]).toEqual([400, refusal('limit must be an integer from 1 to 100')]);
+  });
+
+  it.each(['9223372036854775808', '-9223372036854775809', '01', '1.5', 'x'])('refuses after=%p as no 64-bit integer', async (after) => {
+    expect((await get(`/v1/pets?after=${after}`)).json()).toEqual(refusal('after must be a 64-bit integer'));
+  });
+
+  it('refuses a value outside an enum, listing the values', async () => {
+    expect((await get('/v1/pets?status=lost')).json()).toEqual(refusal('status must be one of available, pending, sold'));
+  });
+
+  it('refuses a repeated parameter', async () => {
+    expect((await get('/v1/pets?limit=1&limit=2')).statusCode).toBe(400);
+  });
+
+  it.each(['9223372036854775808', '1e3', '+1', '-0'])('refuses the path %p', async (id) => {
+    expect((await get(`/v1/pets/${id}`)).json()).toEqual(refusal('petId must be a 64-bit integer'));
+  });
+
+  it.each(['9223372036854775807', '-9223372036854775808', '0'])('takes the path int64 %s', async (id) => {
+    expect((await get(`/v1/pets/${id}`)).json()).toEqual({ code: 'PET_NOT_FOUND', message: `No pet with id ${id}`, status: 404 });
+  });
+});

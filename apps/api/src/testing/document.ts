@@ -1,0 +1,80 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+// The committed OpenAPI document as the in-process tests read it: the one list of the operations
+// and of the answers each may give. A test that needs "every operation" takes it from here.
+
+export const COMMITTED_DOCUMENT_FILE = resolve(__dirname, '../../../../openapi/petstore.openapi.json');
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
+
+type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
+
+export interface DocumentedOperation {
+  /** Upper case, as on the wire. */
+  readonly method: string;
+  /** The document's path template, relative to its server (e.g. /pets/{petId}). */
+  readonly path: string;
+  readonly operationId: string;
+  readonly operation: Operation;
+}
+
+export function committedDocument(): OpenAPIObject {
+  return JSON.parse(readFileSync(COMMITTED_DOCUMENT_FILE, 'utf8')) as OpenAPIObject;
+}
+
+/** Every operation of a document, in its order. */
+export function operationsOf(document: OpenAPIObject): DocumentedOperation[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ method: method.toUpperCase(), path, operationId: operation.operationId ?? '', operation }] : [];
+    }),
+  );
+}
+
+/**
+ * What of the live document (the code's) the committed one lacks or states otherwise, one line per
+ * operation, each naming the fix; empty when they agree.
+ */
+export function driftFromCommitted(live: OpenAPIObject, committed: OpenAPIObject): string[] {
+  const committedOperations = new Map(operationsOf(committed).map((entry) => [`${entry.method} ${entry.path}`, entry]));
+  const problems: string[] = [];
+  for (const { method, path, operationId, operation } of operationsOf(live)) {
+    const kept = committedOperations.get(`${method} ${path}`);
+    if (!kept) problems.push(`${method} ${path} (${operationId}) is in the code but not in the committed document: run npm run openapi`);
+    else if (JSON.stringify(kept.operation) !== JSON.stringify(operation)) {
+      problems.push(`${method} ${path} (${operationId}) differs from the committed document: run npm run openapi`);
+    }
+  }
+  for (const key of committedOperations.keys()) {
+    if (!operationsOf(live).some((entry) => `${entry.method} ${entry.path}` === key)) {
+      problems.push(`${key} is in the committed document but not in the code: run npm run openapi`);
+    }
+  }
+  return problems;
+}
+
+/** Validates answers against the schemas of a document's responses (OpenAPI 3.0's `example` and formats ignored). */
+export class ResponseValidator {
+  private readonly ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(document: OpenAPIObject) {
+    this.ajv.addSchema({ ...document, $id: 'openapi' });
+  }
+
+  /** Why a JSON body does not match the documented answer, or undefined when it does. */
+  bodyProblem({ method, path }: DocumentedOperation, status: number, body: unknown): string | undefined {
+    const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+    const pointer = `/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi#${pointer}` });
+      this.validators.set(pointer, validate);
+    }
+    return validate(body) ? undefined : this.ajv.errorsText(validate.errors);
+  }
+}

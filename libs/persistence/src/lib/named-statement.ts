@@ -1,0 +1,18 @@
+import type { Statement } from './database';
+
+/** Each name given so far, with its statement's text: a name is one statement per connection in PostgreSQL. */
+const textByName = new Map<string, string>();
+
+/**
+ * A statement PostgreSQL prepares once per connection under `name`. Two statements under one name
+ * would fail on PostgreSQL only (PGlite prepares nothing), at their first use: this refuses the
+ * second as its module loads, on every database and in every test.
+ */
+export function namedStatement(name: string, text: string, options: Pick<Statement, 'readOnly'> = {}): Statement {
+  const known = textByName.get(name);
+  if (known !== undefined && known !== text) {
+    throw new Error(`The prepared statement name "${name}" is given to two different statements: give each a name of its own`);
+  }
+  textByName.set(name, text);
+  return { name, text, ...options };
+}

@@ -1,0 +1,54 @@
+// Test helpers of the persistence lib (`@petstore/persistence/testing`), kept out of the service's barrel.
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { type DatabaseLocation, IN_MEMORY } from './lib/data-source';
+import { Database } from './lib/database';
+
+/** A database a test file owns, and how to get rid of it. */
+export interface TestDatabase {
+  readonly location: DatabaseLocation;
+  drop(): Promise<void>;
+}
+
+/**
+ * In-memory PGlite; or, when TEST_DATABASE_URL names a PostgreSQL database (whose name must contain
+ * "test"), a new database on that server, dropped by `drop`: each test file starts empty, in parallel with the others.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { location: IN_MEMORY, drop: async () => undefined };
+  const url = new URL(serverUrl);
+  const base = url.pathname.slice(1);
+  if (!base.includes('test')) throw new Error(`Refusing to run tests against database "${base}": its name lacks "test"`);
+  const name = `${base}_${randomBytes(6).toString('hex')}`;
+  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
+  url.pathname = `/${name}`;
+  return {
+    location: { url: url.toString(), preparedStatements: true },
+    drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+async function onServer(url: string, statement: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A Database connected to a test database of its own and migrated, for the repositories' tests; `close` drops it. */
+export async function openTestDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
+  const testDatabase = await createTestDatabase();
+  const database = new Database(testDatabase.location);
+  await database.onModuleInit();
+  return {
+    database,
+    close: async () => {
+      await database.onApplicationShutdown();
+      await testDatabase.drop();
+    },
+  };
+}
