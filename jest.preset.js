@@ -14,6 +14,8 @@ const COMPILED_PACKAGES = ['@nestjs', 'cookie', 'content-disposition', '@electri
 
 module.exports = {
   testEnvironment: 'node',
+  // Hooks too: an in-memory PGlite starts in a second or two, several times that on a loaded 2-core CI.
+  testTimeout: 30_000,
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/src/**/*.spec.ts'],

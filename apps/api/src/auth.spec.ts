@@ -14,7 +14,7 @@ describe('bearer authentication, in process', () => {
       RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2',
     });
   });
-  afterAll(() => petstore.close());
+  afterAll(() => petstore?.close());
 
   const get = (authorization: string | undefined, remoteAddress: string, url = '/v1/pets') =>
     petstore.fastify.inject({ method: 'GET', url, remoteAddress, headers: authorization ? { authorization } : {} });

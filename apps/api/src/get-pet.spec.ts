@@ -14,7 +14,7 @@ describe('GET /v1/pets/{petId} (deprecated), in process', () => {
   beforeAll(async () => {
     petstore = await startInProcessApp();
   });
-  afterAll(() => petstore.close());
+  afterAll(() => petstore?.close());
 
   const get = (url: string, headers: Record<string, string> = AUTH) => petstore.fastify.inject({ method: 'GET', url, headers });
 

@@ -25,7 +25,7 @@ describe('HTTP behaviour, in process', () => {
   beforeAll(async () => {
     petstore = await startInProcessApp();
   });
-  afterAll(() => petstore.close());
+  afterAll(() => petstore?.close());
 
   const inject = (method: string, url: string, headers: Record<string, string> = AUTH) =>
     petstore.fastify.inject({ method: method as 'GET', url, headers });

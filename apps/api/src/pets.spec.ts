@@ -7,7 +7,7 @@ describe('pets, in process', () => {
   beforeAll(async () => {
     petstore = await startInProcessApp();
   });
-  afterAll(() => petstore.close());
+  afterAll(() => petstore?.close());
 
   const create = (payload: string | object) =>
     petstore.fastify.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload });

@@ -8,7 +8,7 @@ describe('query and path parameters, in process', () => {
   beforeAll(async () => {
     petstore = await startInProcessApp();
   });
-  afterAll(() => petstore.close());
+  afterAll(() => petstore?.close());
 
   const get = (url: string) => petstore.fastify.inject({ method: 'GET', url, headers: AUTH });
   const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });

@@ -12,7 +12,7 @@ describe('SqlApiKeyRepository', () => {
     close = opened.close;
     keys = new SqlApiKeyRepository(opened.database);
   });
-  afterAll(() => close());
+  afterAll(() => close?.());
 
   const newKey = (name = 'ci') => ({ name, prefix: `ps_${randomBytes(6).toString('hex')}`, secretSha256: randomBytes(32) });
 

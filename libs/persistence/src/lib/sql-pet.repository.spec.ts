@@ -23,7 +23,7 @@ describe('SqlPetRepository', () => {
     ({ database, close } = await openTestDatabase());
     pets = new SqlPetRepository(database);
   });
-  afterAll(() => close());
+  afterAll(() => close?.());
 
   it('creates a pet with int64 digits kept exactly, and finds it by id', async () => {
     const pet = await pets.create({ name: 'Rex', categoryId: INT64_MAX, status: 'available' });
