@@ -1,8 +1,52 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
+import { transformSync } from 'esbuild';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock';
+
+/**
+ * A process that, once `go` exists, takes the lock and prints the outcome ('locked' or the
+ * error's name), then holds the lock until `release` exists. It runs this module, compiled, and
+ * gives up after a minute of waiting, should the test have failed.
+ */
+const TAKER = `
+const { existsSync } = require('node:fs');
+const [moduleFile, dataDir, go, release] = process.argv.slice(2);
+const { lockDataDir } = require(moduleFile);
+const deadline = Date.now() + 60000;
+const waitFor = (file) => {
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) process.exit(2);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+  }
+};
+process.stdout.write('ready\\n');
+waitFor(go);
+let outcome = 'locked';
+try { lockDataDir(dataDir); } catch (error) { outcome = error.name; }
+process.stdout.write(outcome + '\\n');
+if (outcome === 'locked') waitFor(release);
+`;
+
+/** A taker process and the lines it printed: `line(n)` resolves with its nth, or rejects if it exits before. */
+function taker(args: readonly string[]) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  const lines = () => text.split('\n').slice(0, -1);
+  const exited = once(child, 'exit');
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const line = async (index: number): Promise<string> => {
+    for (;;) {
+      if (lines().length > index) return lines()[index];
+      if (child.exitCode !== null) throw new Error(`a taker exited with ${child.exitCode} after printing ${JSON.stringify(text)}`);
+      await Promise.race([once(child.stdout, 'data'), exited]);
+    }
+  };
+  return { child, line, exited };
+}
 
 describe('lockDataDir', () => {
   let dataDir: string;
@@ -78,5 +122,64 @@ describe('lockDataDir', () => {
     const release = lockDataDir(dataDir);
     release();
     expect(() => release()).not.toThrow();
+  });
+
+  describe('taken by processes at once', () => {
+    let work: string;
+    let moduleFile: string;
+
+    beforeAll(() => {
+      work = mkdtempSync(join(tmpdir(), 'petstore-lock-race-'));
+      // This module compiled, with @petstore/core's two modes in place of the library.
+      const compiled = transformSync(readFileSync(join(__dirname, 'data-dir-lock.ts'), 'utf8'), { loader: 'ts', format: 'cjs' }).code;
+      const core = 'require("@petstore/core")';
+      expect(compiled).toContain(core);
+      moduleFile = join(work, 'data-dir-lock.js');
+      writeFileSync(moduleFile, compiled.replace(core, JSON.stringify({ PRIVATE_DIR_MODE, PRIVATE_FILE_MODE })));
+      writeFileSync(join(work, 'taker.js'), TAKER);
+    });
+
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+    /** Starts `takers` processes, lets them take the lock at once, and returns who got what. */
+    async function race(round: number, takers: number, staleLock?: string) {
+      const dir = join(work, `round-${round}`);
+      mkdirSync(dir);
+      if (staleLock !== undefined) writeFileSync(join(dir, 'petstore.lock'), staleLock);
+      const [go, release] = [join(work, `go-${round}`), join(work, `release-${round}`)];
+      const started = Array.from({ length: takers }, () => taker([join(work, 'taker.js'), moduleFile, dir, go, release]));
+      try {
+        await Promise.all(started.map(({ line }) => line(0)));
+        writeFileSync(go, '');
+        const results = await Promise.all(started.map(({ line }) => line(1)));
+        const holder = readFileSync(join(dir, 'petstore.lock'), 'utf8');
+        const winners = started.filter((_, index) => results[index] === 'locked').map(({ child }) => String(child.pid));
+        return { results: [...results].sort(), winners, holder, files: readdirSync(dir) };
+      } finally {
+        writeFileSync(release, '');
+        await Promise.all(started.map(({ exited }) => exited));
+      }
+    }
+
+    const TAKERS = 5;
+    let rounds = 0;
+
+    it.each([
+      ['no lock', undefined],
+      ['a stale lock', '999999999'],
+      ['a stale lock', 'garbage'],
+    ])(
+      'gives it to exactly one of them, over %s (%p)',
+      async (_what, staleLock) => {
+        for (let round = 0; round < 3; round++) {
+          const { results, winners, holder, files } = await race(rounds++, TAKERS, staleLock);
+          expect(results).toEqual([...Array<string>(TAKERS - 1).fill('DataDirInUseError'), 'locked']);
+          expect(winners).toEqual([holder]);
+          // Nothing left beside it: no lock written aside, none moved aside.
+          expect(files).toEqual(['petstore.lock']);
+        }
+      },
+      120_000,
+    );
   });
 });
