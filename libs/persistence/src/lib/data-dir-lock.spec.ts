@@ -124,6 +124,38 @@ describe('lockDataDir', () => {
     expect(() => release()).not.toThrow();
   });
 
+  it('leaves the lock of a later holder alone when released again', () => {
+    const release = lockDataDir(dataDir);
+    release();
+    writeFileSync(lockFile, String(process.ppid));
+
+    release();
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(process.ppid));
+  });
+
+  it('clears a takeover left by a process that has ended, then takes the stale lock', () => {
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    mkdirSync(`${lockFile}.takeover`);
+    writeFileSync(join(`${lockFile}.takeover`, `${pid}.left`), '');
+    writeFileSync(lockFile, '999999999');
+
+    lockDataDir(dataDir);
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+    expect(readdirSync(dataDir)).toEqual(['petstore.lock']);
+  });
+
+  it('waits for a live process taking a stale lock over, then gives up naming both', () => {
+    mkdirSync(`${lockFile}.takeover`);
+    writeFileSync(join(`${lockFile}.takeover`, `${process.ppid}.live`), '');
+    writeFileSync(lockFile, '999999999');
+
+    expect(() => lockDataDir(dataDir)).toThrow(
+      `its lock names process 999999999, which is not running, and process ${process.ppid} is still taking it over`,
+    );
+    expect(readFileSync(lockFile, 'utf8')).toBe('999999999');
+    expect(readdirSync(`${lockFile}.takeover`)).toEqual([`${process.ppid}.live`]);
+  }, 20_000);
+
   describe('taken by processes at once', () => {
     let work: string;
     let moduleFile: string;
@@ -142,10 +174,14 @@ describe('lockDataDir', () => {
     afterAll(() => rmSync(work, { recursive: true, force: true }));
 
     /** Starts `takers` processes, lets them take the lock at once, and returns who got what. */
-    async function race(round: number, takers: number, staleLock?: string) {
+    async function race(round: number, takers: number, staleLock?: string, endedTakeover?: number) {
       const dir = join(work, `round-${round}`);
       mkdirSync(dir);
       if (staleLock !== undefined) writeFileSync(join(dir, 'petstore.lock'), staleLock);
+      if (endedTakeover !== undefined) {
+        mkdirSync(join(dir, 'petstore.lock.takeover'));
+        writeFileSync(join(dir, 'petstore.lock.takeover', `${endedTakeover}.left`), '');
+      }
       const [go, release] = [join(work, `go-${round}`), join(work, `release-${round}`)];
       const started = Array.from({ length: takers }, () => taker([join(work, 'taker.js'), moduleFile, dir, go, release]));
       try {
@@ -161,25 +197,29 @@ describe('lockDataDir', () => {
       }
     }
 
-    const TAKERS = 5;
     let rounds = 0;
+    /** A pid no process has any more. */
+    const ended = () => spawnSync(process.execPath, ['-e', '']).pid;
 
     it.each([
-      ['no lock', undefined],
-      ['a stale lock', '999999999'],
-      ['a stale lock', 'garbage'],
+      [5, 3, 'no lock', undefined, false],
+      [5, 3, 'a stale lock', '999999999', false],
+      [5, 3, 'a stale lock', 'garbage', false],
+      // Three or more over a stale lock could once leave two holding it.
+      [8, 6, 'a stale lock', '999999999', false],
+      [8, 4, 'a stale lock and an ended takeover', '999999999', true],
     ])(
-      'gives it to exactly one of them, over %s (%p)',
-      async (_what, staleLock) => {
-        for (let round = 0; round < 3; round++) {
-          const { results, winners, holder, files } = await race(rounds++, TAKERS, staleLock);
-          expect(results).toEqual([...Array<string>(TAKERS - 1).fill('DataDirInUseError'), 'locked']);
+      'gives it to exactly one of %i, %i rounds, over %s (%p)',
+      async (takers, roundsOf, _what, staleLock, endedTakeover) => {
+        for (let round = 0; round < roundsOf; round++) {
+          const { results, winners, holder, files } = await race(rounds++, takers, staleLock, endedTakeover ? ended() : undefined);
+          expect(results).toEqual([...Array<string>(takers - 1).fill('DataDirInUseError'), 'locked']);
           expect(winners).toEqual([holder]);
-          // Nothing left beside it: no lock written aside, none moved aside.
+          // Nothing left beside it: no lock written aside, no takeover.
           expect(files).toEqual(['petstore.lock']);
         }
       },
-      120_000,
+      180_000,
     );
   });
 });
