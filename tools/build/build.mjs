@@ -102,6 +102,26 @@ function keepSerializedModulesOut(met) {
 }
 
 /**
+ * zod's CommonJS build, which the bundle gets (swc's output requires it), loads its error messages
+ * in some 60 languages through one index: 700 KB of the bundle, held in the heap for a service that
+ * speaks English. Its schemas load English themselves (locales/en), and the service never asks for
+ * another (z.locales): the index becomes an empty module. The build fails if zod no longer loads it.
+ */
+function withoutZodLocales(met) {
+  return {
+    name: 'without-zod-locales',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.cjs$/ }, ({ path, importer }) => {
+        if (!/[\\/]node_modules[\\/]zod[\\/]/.test(importer)) return undefined;
+        met.add(importer);
+        return { path, namespace: 'zod-locales' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    },
+  };
+}
+
+/**
  * V8 holds a script's source for as long as the script lives, one byte per character if every
  * character is Latin-1, else two. The code is ASCII (charset above), but esbuild keeps some of the
  * packages' comments as written, and a dozen "≥" and "—" in them doubled the bundle's 7.5 MB in
@@ -140,6 +160,7 @@ function withNamesSetOnlyWhenWrong(source) {
 async function bundleService() {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const serializedMet = new Set();
+  const zodLocalesMet = new Set();
   const { outputFiles } = await esbuild.build({
     entryPoints: [SERVICE_MAIN],
     outfile: SERVICE_BUNDLE,
@@ -153,7 +174,7 @@ async function bundleService() {
     // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes.
     keepNames: true,
     external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
-    plugins: [keepSerializedModulesOut(serializedMet)],
+    plugins: [keepSerializedModulesOut(serializedMet), withoutZodLocales(zodLocalesMet)],
     define: { 'import.meta.url': '__bundle_url' },
     banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
@@ -162,6 +183,7 @@ async function bundleService() {
   const unmet = SERIALIZED_MODULES.filter((path) => !serializedMet.has(path));
   if (unmet.length > 0)
     throw new Error(`bundleService: ${unmet.join(', ')} no longer imported from ${dirname(SERVICE_BUNDLE)}: update SERIALIZED_MODULES`);
+  if (zodLocalesMet.size === 0) throw new Error('bundleService: zod no longer loads ../locales/index.cjs: update withoutZodLocales');
   const launcher = [
     "// Written by `npm run build` (tools/build/build.mjs, bundleService): Node's compile cache, then the service.",
     "'use strict';",

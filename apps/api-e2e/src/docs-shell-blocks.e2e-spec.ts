@@ -167,7 +167,7 @@ describeOnce('the shell blocks of README.md and docs/', () => {
   it("has a configuration table that lists exactly the variables of the service's --help", () => {
     const help = spawnSync(process.execPath, [join(ROOT, 'dist/apps/api/src/main.js'), '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
-    const served = [...help.stdout.matchAll(/^ {2}([A-Z][A-Z0-9_]*)$/gm)].map(([, name]) => name);
+    const served = [...help.stdout.matchAll(/^ {2}([A-Z][A-Z0-9_]*) /gm)].map(([, name]) => name);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('## Configuration'));
     const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map(([, name]) => name);

@@ -4,7 +4,7 @@ import './compile-cache';
 import './heap-growth';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type AppConfig, CONFIG_VARIABLES, InvalidConfigError, loadConfig, serveMetricsOnOwnPort } from '@petstore/core';
+import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig, serveMetricsOnOwnPort } from '@petstore/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
 import { createApp } from './create-app';
@@ -16,9 +16,9 @@ function usage(): string {
     '',
     'Usage: node dist/apps/api/src/main.js      (npm start builds first)',
     '',
-    'No arguments. Configured by these environment variables, read once at start and validated',
-    '(defaults and meanings: README.md, "Configuration"):',
-    ...CONFIG_VARIABLES.map((name) => `  ${name}`),
+    'No arguments. Configured by these environment variables, read once at start and validated (values',
+    'are trimmed, and an empty one is unset; more in README.md, "Configuration"): name, default, meaning.',
+    ...configVariablesHelp(),
     'Without DATABASE_URL it runs on an embedded PostgreSQL (PGlite) under DATA_DIR.',
   ].join('\n');
 }

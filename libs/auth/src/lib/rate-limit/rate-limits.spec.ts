@@ -1,5 +1,13 @@
+import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { MAX_COUNTED_CLIENTS, rateLimitHeaders, RateLimits, UNKNOWN_KEY_LOOKUPS_PER_SECOND } from './rate-limits';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
+import { rateLimitHeaders, RateLimits, UNKNOWN_KEY_LOOKUPS_PER_SECOND } from './rate-limits';
+
+/** Whether the policy's limiter (rate-limiter-flexible's own get()) still holds a count for the client. */
+async function holds(limits: RateLimits, policy: 'perKey' | 'authFailures' | 'unknownKeyLookups', client: string): Promise<boolean> {
+  return (await limits[policy].limiter.get(client)) !== null;
+}
 
 describe('RateLimits in memory', () => {
   afterEach(() => jest.useRealTimers());
@@ -51,13 +59,30 @@ describe('RateLimits in memory', () => {
     expect(await allowed('10.0.0.1', 50)).toBe(UNKNOWN_KEY_LOOKUPS_PER_SECOND);
   });
 
-  it(`keeps counts for at most ${MAX_COUNTED_CLIENTS} clients, forgetting the least recent`, async () => {
+  it('forgets a client when its window ends', async () => {
+    jest.useFakeTimers({ now: 0 });
     const limits = new RateLimits({ perKeyPerMinute: 100, authFailuresPerMinute: 1 });
-    await limits.consumeAuthFailure('first');
-    for (let client = 0; client < MAX_COUNTED_CLIENTS; client++) await limits.consumeAuthFailure(`flood-${client}`);
-    // Forgotten: 'first' starts a fresh window instead of being over its limit.
-    await expect(limits.consumeAuthFailure('first')).resolves.toMatchObject({ exceeded: false });
+    const addresses = Array.from({ length: 1000 }, (_, client) => `flood-${client}`);
+    for (const address of addresses) await limits.consumeAuthFailure(address);
+    expect(await holds(limits, 'authFailures', addresses[0])).toBe(true);
+
+    jest.advanceTimersByTime(RATE_LIMIT_WINDOW_SECONDS * 1000);
+    const held = await Promise.all(addresses.map((address) => holds(limits, 'authFailures', address)));
+    expect(held.filter(Boolean)).toHaveLength(0);
   });
+
+  it('holds the clients of one window only, whatever their number: 100,000 addresses are gone a second later', async () => {
+    const limits = new RateLimits({ perKeyPerMinute: 100, authFailuresPerMinute: 100 });
+    const addresses = Array.from({ length: 100_000 }, (_, client) => `10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`);
+    for (const address of addresses) await limits.mayLookUpUnknownKey(address);
+    const last = addresses[addresses.length - 1];
+    expect(await holds(limits, 'unknownKeyLookups', last)).toBe(true);
+
+    // The lookups' window is a second; its limiter drops each address when its window ends.
+    await sleep(1100);
+    const held = await Promise.all(addresses.map((address) => holds(limits, 'unknownKeyLookups', address)));
+    expect(held.filter(Boolean)).toHaveLength(0);
+  }, 30_000);
 });
 
 describe('rateLimitHeaders', () => {
@@ -74,14 +99,23 @@ const redisUrl = process.env['TEST_REDIS_URL'];
 
 (redisUrl ? describe : describe.skip)('RateLimits on Redis', () => {
   const started: RateLimits[] = [];
-  const start = async (options: { perKeyPerMinute: number; redisUrl?: string }) => {
-    const limits = new RateLimits({ authFailuresPerMinute: 10, ...options });
+  // Generous waits: on a loaded machine the first command (the script's load) can take longer than the
+  // service's 250 ms, and would then be counted in memory, which is not what these tests are about.
+  const redisWaitMs = { connect: 10_000, command: 10_000 };
+  const start = async (options: { perKeyPerMinute: number; redisUrl?: string; redisWaitMs?: { connect: number; command: number } }) => {
+    const limits = new RateLimits({ authFailuresPerMinute: 10, redisWaitMs, ...options });
     await limits.onModuleInit();
     started.push(limits);
     return limits;
   };
+  let redis: Redis;
+
+  beforeAll(() => {
+    redis = new Redis(redisUrl as string);
+  });
 
   afterAll(async () => {
+    redis.disconnect();
     await Promise.all(started.map((limits) => limits.onApplicationShutdown()));
   });
 
@@ -94,10 +128,23 @@ const redisUrl = process.env['TEST_REDIS_URL'];
     await expect(second.consumeRequest(key)).resolves.toMatchObject({ remaining: 1 });
     await expect(first.consumeRequest(key)).resolves.toMatchObject({ remaining: 0, exceeded: false });
     await expect(second.consumeRequest(key)).resolves.toMatchObject({ exceeded: true });
+    expect(Number(await redis.get(`petstore:rate-limit:per-key:${key}`))).toBe(4);
+  });
+
+  it('refuses a client over its limit from memory until its window ends, without asking Redis', async () => {
+    const key = randomUUID();
+    const limits = await start({ perKeyPerMinute: 1, redisUrl });
+    await expect(limits.consumeRequest(key)).resolves.toMatchObject({ exceeded: false });
+    await expect(limits.consumeRequest(key)).resolves.toMatchObject({ exceeded: true });
+
+    // Redis's count gone: a request that reached Redis would start a fresh window.
+    await redis.del(`petstore:rate-limit:per-key:${key}`);
+    await expect(limits.consumeRequest(key)).resolves.toMatchObject({ remaining: 0, exceeded: true });
+    expect(await redis.exists(`petstore:rate-limit:per-key:${key}`)).toBe(0);
   });
 
   it('counts in memory while Redis cannot be reached, instead of failing requests', async () => {
-    const limits = await start({ perKeyPerMinute: 1, redisUrl: 'redis://127.0.0.1:1' });
+    const limits = await start({ perKeyPerMinute: 1, redisUrl: 'redis://127.0.0.1:1', redisWaitMs: { connect: 200, command: 250 } });
     await expect(limits.consumeRequest('a')).resolves.toMatchObject({ remaining: 0, exceeded: false });
     await expect(limits.consumeRequest('a')).resolves.toMatchObject({ exceeded: true });
   });

@@ -1,9 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
 import { Redis } from 'ioredis';
-import type { LRUCache } from 'lru-cache';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { boundedLru } from '../bounded-lru';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitOptions {
   /** Requests each API key may make per minute. */
@@ -12,6 +10,12 @@ export interface RateLimitOptions {
   readonly authFailuresPerMinute: number;
   /** Redis shared by every instance; without it each instance counts in its own memory. */
   readonly redisUrl?: string;
+  /**
+   * How long to wait for Redis, in ms: to connect at start, and for each command before memory
+   * counts instead (REDIS_WAIT_MS). Longer for tests on a loaded machine, whose first commands
+   * (the script's load) may take longer.
+   */
+  readonly redisWaitMs?: { readonly connect: number; readonly command: number };
 }
 
 /** Where a client stands against one policy: what the RateLimit header fields report. */
@@ -24,112 +28,72 @@ export interface Quota {
   readonly exceeded: boolean;
 }
 
-/** A Redis that does not answer in this time is bypassed (see RateLimits), not waited for. */
-const REDIS_COMMAND_TIMEOUT_MS = 250;
-const REDIS_CONNECT_WAIT_MS = 2000;
-/**
- * The most clients (keys or addresses) each policy keeps a count for in memory. Past it the
- * least recently seen is forgotten: memory stays bounded (about 100 bytes a client) however many
- * addresses a flood comes from, and a forgotten client merely starts a fresh window.
- */
-export const MAX_COUNTED_CLIENTS = 100_000;
+/** A Redis that does not answer a command in this time is bypassed (see RateLimits), not waited for. */
+const REDIS_WAIT_MS = { connect: 2000, command: 250 };
 /** Database lookups of key prefixes this instance has never seen valid, per client address and second. */
 export const UNKNOWN_KEY_LOOKUPS_PER_SECOND = 10;
 
-interface Count {
-  readonly remaining: number;
-  readonly msBeforeReset: number;
-  readonly exceeded: boolean;
-}
-
-interface Window {
-  count: number;
-  readonly resetsAt: number;
-}
-
-/**
- * One fixed-window policy. Counted in Redis when it is given and answers; otherwise, and
- * whenever Redis fails, in this instance's bounded memory. A client over its limit is remembered
- * until the window ends, so a flood of refused requests costs no round trip to Redis.
- */
+/** One fixed-window policy: its name (as the RateLimit header fields give it), its limit and the limiter that counts. */
 class Policy {
-  private readonly windowMs: number;
-  private readonly local: LRUCache<string, Window>;
-  private readonly blockedUntil = boundedLru<number>(MAX_COUNTED_CLIENTS);
-
   constructor(
     readonly name: string,
     readonly limit: number,
-    windowSeconds: number,
-    private readonly shared?: RateLimiterRedis,
-  ) {
-    this.windowMs = windowSeconds * 1000;
-    this.local = boundedLru(MAX_COUNTED_CLIENTS);
-  }
+    readonly limiter: RateLimiterAbstract,
+  ) {}
 
   async consume(client: string): Promise<Quota> {
-    const now = Date.now();
-    const blockedUntil = this.blockedUntil.get(client) ?? 0;
-    if (blockedUntil > now) return this.quota({ remaining: 0, msBeforeReset: blockedUntil - now, exceeded: true });
-    const count = (this.shared && (await this.countShared(this.shared, client))) || this.countLocally(client, now);
-    if (count.exceeded) this.blockedUntil.set(client, now + count.msBeforeReset);
-    return this.quota(count);
-  }
-
-  /** The count in Redis; undefined when Redis failed, so that memory counts instead. */
-  private async countShared(shared: RateLimiterRedis, client: string): Promise<Count | undefined> {
     try {
-      const result = await shared.consume(client);
-      return { remaining: result.remainingPoints, msBeforeReset: result.msBeforeNext, exceeded: false };
+      return this.quota(await this.limiter.consume(client), false);
     } catch (rejection) {
-      return rejection instanceof RateLimiterRes ? { remaining: 0, msBeforeReset: rejection.msBeforeNext, exceeded: true } : undefined;
+      // Memory stands in for Redis when it fails (insuranceLimiter): nothing else rejects.
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return this.quota(rejection, true);
     }
   }
 
-  private countLocally(client: string, now: number): Count {
-    let window = this.local.get(client);
-    if (!window || window.resetsAt <= now) {
-      window = { count: 0, resetsAt: now + this.windowMs };
-      this.local.set(client, window);
-    }
-    window.count += 1;
-    return { remaining: Math.max(this.limit - window.count, 0), msBeforeReset: window.resetsAt - now, exceeded: window.count > this.limit };
-  }
-
-  private quota({ remaining, msBeforeReset, exceeded }: Count): Quota {
-    return { policy: this.name, limit: this.limit, remaining, resetSeconds: Math.ceil(Math.max(msBeforeReset, 0) / 1000), exceeded };
+  private quota({ remainingPoints, msBeforeNext }: RateLimiterRes, exceeded: boolean): Quota {
+    const resetSeconds = Math.ceil(Math.max(msBeforeNext, 0) / 1000);
+    return { policy: this.name, limit: this.limit, remaining: remainingPoints, resetSeconds, exceeded };
   }
 }
 
 /**
- * The service's rate limits: requests per API key; failed authentications per client address
- * (so that guessing keys is slow); and database lookups of never-seen key prefixes per client
- * address (so that random keys cannot hammer the database). Requests and failures are counted
- * in Redis when configured, so every instance draws on one budget; should Redis fail, each
- * instance counts in memory until it is back. Lookups protect this instance's own pool: memory only.
+ * The service's rate limits, on rate-limiter-flexible's limiters: requests per API key; failed
+ * authentications per client address (so that guessing keys is slow); and database lookups of
+ * never-seen key prefixes per client address (so that random keys cannot hammer the database).
+ *
+ * Requests and failures are counted in Redis when configured (RateLimiterRedis), so every instance
+ * draws on one budget; should Redis fail or be slow, each instance counts in memory until it is back
+ * (its insuranceLimiter), and a client over its limit is refused from memory until its window ends
+ * (inMemoryBlockOnConsumed), so a flood of refused requests costs no round trip. Without Redis, and
+ * for lookups, which protect this instance's own pool, memory alone (RateLimiterMemory), which
+ * forgets a client when its window ends: memory holds the clients of one window.
  */
 @Injectable()
 export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
   private readonly redis?: Redis;
+  private readonly redisWaitMs: { readonly connect: number; readonly command: number };
   private readonly perKey: Policy;
   private readonly authFailures: Policy;
   private readonly unknownKeyLookups: Policy;
 
   constructor(options: RateLimitOptions) {
+    this.redisWaitMs = options.redisWaitMs ?? REDIS_WAIT_MS;
     if (options.redisUrl) {
       // No offline queue: while Redis is away a command fails at once and memory counts instead.
       this.redis = new Redis(options.redisUrl, {
         enableOfflineQueue: false,
-        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-        disconnectTimeout: REDIS_COMMAND_TIMEOUT_MS,
+        commandTimeout: this.redisWaitMs.command,
+        disconnectTimeout: this.redisWaitMs.command,
         lazyConnect: true,
       });
       this.watch(this.redis);
     }
     this.perKey = this.sharedPolicy(RATE_LIMIT_POLICIES.perKey, options.perKeyPerMinute);
     this.authFailures = this.sharedPolicy(RATE_LIMIT_POLICIES.authFailures, options.authFailuresPerMinute);
-    this.unknownKeyLookups = new Policy('unknown-key-lookups', UNKNOWN_KEY_LOOKUPS_PER_SECOND, 1);
+    const lookups = { points: UNKNOWN_KEY_LOOKUPS_PER_SECOND, duration: 1 };
+    this.unknownKeyLookups = new Policy('unknown-key-lookups', lookups.points, new RateLimiterMemory(lookups));
   }
 
   /** Counts one request of an authenticated key. */
@@ -154,7 +118,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       () => true,
       () => false,
     );
-    const timedOut = new Promise<boolean>((resolve) => setTimeout(resolve, REDIS_CONNECT_WAIT_MS, false).unref());
+    const timedOut = new Promise<boolean>((resolve) => setTimeout(resolve, this.redisWaitMs.connect, false).unref());
     if (!(await Promise.race([connected, timedOut])))
       this.logger.warn('Redis is not reachable: rate limits are counted per instance until it is');
   }
@@ -163,16 +127,22 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     this.redis?.disconnect();
   }
 
+  /** A policy every instance shares through Redis when there is one; else counted in memory. */
   private sharedPolicy(name: string, limit: number): Policy {
-    const shared = this.redis
-      ? new RateLimiterRedis({
-          keyPrefix: `petstore:rate-limit:${name}`,
-          points: limit,
-          duration: RATE_LIMIT_WINDOW_SECONDS,
-          storeClient: this.redis,
-        })
-      : undefined;
-    return new Policy(name, limit, RATE_LIMIT_WINDOW_SECONDS, shared);
+    const window = { points: limit, duration: RATE_LIMIT_WINDOW_SECONDS };
+    const memory = new RateLimiterMemory({ ...window, keyPrefix: name });
+    if (!this.redis) return new Policy(name, limit, memory);
+    const redis = new RateLimiterRedis({
+      ...window,
+      keyPrefix: `petstore:rate-limit:${name}`,
+      storeClient: this.redis,
+      // Not connected: memory at once, without asking ioredis.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+      // Over its limit, a client is refused from memory until its window ends.
+      inMemoryBlockOnConsumed: limit + 1,
+    });
+    return new Policy(name, limit, redis);
   }
 
   /** Logs when Redis goes away and comes back, once each, not on every reconnection attempt. */

@@ -1,4 +1,6 @@
-import { InvalidConfigError, loadConfig, loadDatabaseConfig } from './app-config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_VARIABLES, configVariablesHelp, InvalidConfigError, loadConfig, loadDatabaseConfig } from './app-config';
 
 function problemsOf(env: Record<string, string | undefined>): readonly string[] {
   try {
@@ -174,6 +176,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it.each(['', '  '])('takes HOST and DATA_DIR %p as unset', (value) => {
+    const { host, dataDir } = loadConfig({ HOST: value, DATA_DIR: value });
+    expect({ host, dataDir }).toEqual({ host: '0.0.0.0', dataDir: '.data' });
+  });
+
   it('takes an empty integer variable as unset, as it does every other variable', () => {
     const config = loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: ' ', METRICS_PORT: '' });
     expect([config.port, config.rateLimitPerMinute, config.metrics.port]).toEqual([3000, 6000, undefined]);
@@ -306,5 +313,62 @@ describe('loadDatabaseConfig', () => {
 
   it('refuses a bad DATABASE_URL as the service does', () => {
     expect(() => loadDatabaseConfig({ DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  });
+});
+
+describe('the variables', () => {
+  const help = configVariablesHelp();
+
+  it('reads only the variables it lists', () => {
+    const everyVariable = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, '\u0000 not a value']));
+    const problems = problemsOf({ ...everyVariable, HOST: 'h', DATA_DIR: 'd' });
+    expect(problems.map((problem) => problem.split(/[ =]/)[0])).toEqual(
+      CONFIG_VARIABLES.filter((name) => !['HOST', 'DATA_DIR'].includes(name)),
+    );
+    expect(loadConfig({ UNKNOWN_VARIABLE: 'x', PORT_: 'abc' })).toEqual(loadConfig({}));
+  });
+
+  it('has a --help line for each, with its default', () => {
+    expect(help.map((line) => line.trim().split(/\s+/).slice(0, 2))).toEqual([
+      ['PORT', '3000'],
+      ['HOST', '0.0.0.0'],
+      ['DATABASE_URL', '(unset)'],
+      ['DATABASE_PREPARED_STATEMENTS', 'true'],
+      ['DATA_DIR', '.data'],
+      ['API_KEYS', '(unset)'],
+      ['RATE_LIMIT_PER_MINUTE', '6000'],
+      ['RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', '600'],
+      ['HTTP_HEADERS_TIMEOUT_MS', '10000'],
+      ['HTTP_REQUEST_TIMEOUT_MS', '15000'],
+      ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '65000'],
+      ['IDEMPOTENCY_KEY_LIFETIME_SECONDS', '86400'],
+      ['REDIS_URL', '(unset)'],
+      ['CORS_ORIGINS', '(unset)'],
+      ['TRUST_PROXY', '(unset)'],
+      ['METRICS_PORT', '(unset)'],
+      ['METRICS_TOKEN', '(unset)'],
+      ['LOG_LEVEL', 'info'],
+      ['NODE_ENV', 'development'],
+    ]);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_PREPARED_STATEMENTS', 'yes'],
+    ['LOG_LEVEL', 'loud'],
+    ['METRICS_TOKEN', 'short'],
+  ])('says in the --help line of %s what it accepts, in the words of its refusal', (name, value) => {
+    const [refusal] = problemsOf({ [name]: value });
+    const line = help.find((line) => line.startsWith(`  ${name} `));
+    expect(refusal).toMatch(new RegExp(`^${name} must be `));
+    expect(line?.endsWith(`; ${refusal.slice(name.length + 1)}`)).toBe(true);
+  });
+
+  it("are the rows of README.md's configuration table, with the same defaults", () => {
+    const readme = readFileSync(join(__dirname, '../../../../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    const rows = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)` +\| `?([^|`]+?)`? +\|/gm)].map(([, name, fallback]) => [name, fallback]);
+    expect(rows).toEqual(help.map((line) => line.trim().split(/\s+/).slice(0, 2)));
   });
 });

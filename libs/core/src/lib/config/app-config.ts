@@ -1,9 +1,7 @@
-import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, validateSync, ValidateBy } from 'class-validator';
+// The environment variables, each defined once in VARIABLES; their list, --help and refusals derive from it.
+// On zod: widely kept, the types are inferred from the schema, no decorators, small.
 import { isIP } from 'node:net';
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const NODE_ENVS = ['development', 'production', 'test'] as const;
+import { z } from 'zod';
 
 /** The values an integer variable may take, bounds included. */
 interface IntegerRange {
@@ -11,82 +9,94 @@ interface IntegerRange {
   readonly max: number;
 }
 
-const PORTS: IntegerRange = { min: 0, max: 65535 };
-const OWN_PORTS: IntegerRange = { min: 1, max: 65535 };
-/** Up to a billion a minute: in effect no limit (a load test, a trusted client), yet a number every store counts exactly. */
-const PER_MINUTE: IntegerRange = { min: 1, max: 1_000_000_000 };
-/** From 1 s, below which slow but honest clients and networks are cut off, to 10 minutes. */
-const HTTP_TIMEOUT_MS: IntegerRange = { min: 1000, max: 600_000 };
-/** Proxies in front of the service (load balancer, ingress, CDN…): a handful at most. */
-const PROXY_HOPS: IntegerRange = { min: 1, max: 10 };
-/** From a second (tests) to 30 days: a client retries within minutes or hours; the records cost a row each meanwhile. */
-const IDEMPOTENCY_LIFETIME_SECONDS: IntegerRange = { min: 1, max: 30 * 24 * 3600 };
+/** What a variable accepts: the zod schema of its trimmed, non-empty text, and the same in words. */
+interface Rule<Value> {
+  readonly schema: z.ZodType<Value, string>;
+  /** What follows "must be" in a refusal and closes the variable's line in --help; undefined: any text. */
+  readonly accepts: string | undefined;
+}
 
-/** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
-const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
-/** Ten a second: room for a misconfigured client or a test suite probing 401s; nothing against a 256-bit secret. */
-const DEFAULT_AUTH_FAILURES_PER_MINUTE = 600;
-/** Headers arrive in the first packets; 10 s leaves room for a slow network and cuts off a client that trickles them (Slowloris). */
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-/** A whole request: headers and a body of at most 64 KiB. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
-/** Above the 60 s idle time-out of common load balancers, so that they never reuse a connection the service has just closed. */
-const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
-/** A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short enough to bound the table. */
-const DEFAULT_IDEMPOTENCY_KEY_LIFETIME_SECONDS = 24 * 3600;
+/** A zod error message that names the variable, whatever schema of it is refused. */
+function refusal(words: (name: string) => string): (issue: { readonly path?: readonly PropertyKey[] }) => string {
+  return (issue) => words(String(issue.path?.[0] ?? 'the value'));
+}
 
-/** Named address ranges proxy-addr knows. */
-const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+function mustBe(accepts: string) {
+  return refusal((name) => `${name} must be ${accepts}`);
+}
 
-const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const emptyAsUnset = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+const anyText: Rule<string> = { schema: z.string(), accepts: undefined };
 
-function rangeText({ min, max }: IntegerRange): string {
+function matching(pattern: RegExp, accepts: string): Rule<string> {
+  return { schema: z.string().regex(pattern, { error: mustBe(accepts) }), accepts };
+}
+
+function integerWithin({ min, max }: IntegerRange): string {
   return `an integer from ${min} to ${max}`;
 }
 
-/** The number written in plain decimal digits; anything else (sign, fraction, exponent, text) is NaN, which no range holds. */
-function decimalInteger(value: unknown): number {
-  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+/** Decimal digits alone (no sign, fraction, exponent or spaces) within `range`; one message, whatever is wrong. */
+function integer(range: IntegerRange): Rule<number> {
+  const { min, max } = range;
+  const accepts = integerWithin(range);
+  const error = mustBe(accepts);
+  const schema = z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.int({ error }).min(min, { error }).max(max, { error }));
+  return { schema, accepts };
 }
 
-function isWithin(value: unknown, { min, max }: IntegerRange): value is number {
-  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+function oneOf<const Values extends readonly [string, ...string[]]>(values: Values): Rule<Values[number]> {
+  const accepts = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
+  return { schema: z.enum(values, { error: mustBe(accepts) }), accepts };
 }
 
-/**
- * An integer variable: decimal digits within `range`, or `fallback` when unset. Its message,
- * whatever is wrong with the value, names the range.
- */
-function IntegerVariable(range: IntegerRange, fallback: number | undefined): PropertyDecorator {
-  return (target, property) => {
-    const message = `${String(property)} must be ${rangeText(range)}`;
-    Transform(({ value }) => (value === undefined || value === '' ? fallback : decimalInteger(value)))(target, property);
-    if (fallback === undefined) IsOptional()(target, property);
-    ValidateBy({
-      name: 'integerInRange',
-      validator: { validate: (value) => isWithin(value, range), defaultMessage: () => message },
-    })(target, property);
-  };
+const trueOrFalse: Rule<boolean> = {
+  schema: z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive', error: mustBe('true or false') }),
+  accepts: 'true or false',
+};
+
+/** Comma-separated entries each matching `entry` (no spaces around the commas, none empty), as a list. */
+function listOf(entry: string, accepts: string): Rule<readonly string[]> {
+  const { schema } = matching(new RegExp(`^${entry}(,${entry})*$`), accepts);
+  return { schema: schema.transform((value) => value.split(',')), accepts };
 }
 
+/** Proxies in front of the service (load balancer, ingress, CDN…): a handful at most. */
+const PROXY_HOPS: IntegerRange = { min: 1, max: 10 };
+/** Named address ranges proxy-addr knows. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const TRUST_PROXY_VALUES =
-  `${rangeText(PROXY_HOPS)} (the number of proxies in front of the service) ` +
+  `${integerWithin(PROXY_HOPS)} (the number of proxies in front of the service) ` +
   'or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal';
-const TRUST_PROXY_MESSAGE = `TRUST_PROXY must be ${TRUST_PROXY_VALUES}; unset, no proxy is trusted`;
-const TRUST_PROXY_TRUE_MESSAGE =
-  'TRUST_PROXY=true is refused: it would take the client address from the leftmost X-Forwarded-For entry, ' +
-  `which any client writes itself; set it to ${TRUST_PROXY_VALUES}`;
 
 /**
- * TRUST_PROXY as the service takes it: a hop count, a list of trusted proxies, or false for none
- * (unset); undefined when the value is none of these.
+ * A hop count or a list of trusted proxies. `true` (the leftmost X-Forwarded-For entry, which any
+ * client writes) is refused with a message of its own, saying why.
  */
-function trustProxyOf(value: string | undefined): number | readonly string[] | false | undefined {
-  if (value === undefined) return false;
+const trustedProxies: Rule<number | readonly string[]> = {
+  schema: z
+    .string()
+    .refine((value) => value !== 'true', {
+      abort: true,
+      error: refusal(
+        (name) =>
+          `${name}=true is refused: it would take the client address from the leftmost X-Forwarded-For entry, ` +
+          `which any client writes itself; set it to ${TRUST_PROXY_VALUES}`,
+      ),
+    })
+    .transform(trustProxyOf)
+    .pipe(
+      z.custom<number | readonly string[]>((trusted) => trusted !== undefined, {
+        error: mustBe(`${TRUST_PROXY_VALUES}; unset, no proxy is trusted`),
+      }),
+    ),
+  accepts: TRUST_PROXY_VALUES,
+};
+
+/** TRUST_PROXY's value as the service takes it: a hop count or a list of trusted proxies; undefined when neither. */
+function trustProxyOf(value: string): number | readonly string[] | undefined {
   if (/^\d+$/.test(value)) {
-    const hops = decimalInteger(value);
-    return isWithin(hops, PROXY_HOPS) ? hops : undefined;
+    const hops = Number(value);
+    return hops >= PROXY_HOPS.min && hops <= PROXY_HOPS.max ? hops : undefined;
   }
   const proxies = value.split(',').map((proxy) => proxy.trim());
   return proxies.every(isTrustedProxy) ? proxies : undefined;
@@ -105,94 +115,141 @@ function isCidrRange(entry: string): boolean {
   return Number(prefixLength) <= (family === 4 ? 32 : 128);
 }
 
-/** The environment variables the service reads, validated once at boot. */
-class Environment {
-  @IntegerVariable(PORTS, 3000)
-  PORT!: number;
-
-  @Transform(({ value }) => value ?? '0.0.0.0')
-  @IsString()
-  @IsNotEmpty({ message: 'HOST must not be empty' })
-  HOST!: string;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
-  DATABASE_URL?: string;
-
-  @Transform(({ value }) => value || 'true')
-  @IsIn(['true', 'false'], { message: 'DATABASE_PREPARED_STATEMENTS must be true or false' })
-  DATABASE_PREPARED_STATEMENTS!: 'true' | 'false';
-
-  @Transform(({ value }) => value || '.data')
-  @IsString()
-  DATA_DIR!: string;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @IsString()
-  @Matches(/^[\x21-\x2b\x2d-\x7e]+(,[\x21-\x2b\x2d-\x7e]+)*$/, {
-    message: 'API_KEYS must be a comma-separated list of keys of printable ASCII characters without spaces',
-  })
-  API_KEYS?: string;
-
-  @IntegerVariable(PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE)
-  RATE_LIMIT_PER_MINUTE!: number;
-
-  @IntegerVariable(PER_MINUTE, DEFAULT_AUTH_FAILURES_PER_MINUTE)
-  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE!: number;
-
-  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS)
-  HTTP_HEADERS_TIMEOUT_MS!: number;
-
-  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS)
-  HTTP_REQUEST_TIMEOUT_MS!: number;
-
-  @IntegerVariable(HTTP_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS)
-  HTTP_KEEP_ALIVE_TIMEOUT_MS!: number;
-
-  @IntegerVariable(IDEMPOTENCY_LIFETIME_SECONDS, DEFAULT_IDEMPOTENCY_KEY_LIFETIME_SECONDS)
-  IDEMPOTENCY_KEY_LIFETIME_SECONDS!: number;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
-  REDIS_URL?: string;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @Matches(/^(\*|https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*)$/, {
-    message: 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.com',
-  })
-  CORS_ORIGINS?: string;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @ValidateBy({
-    name: 'trustProxy',
-    validator: {
-      validate: (value) => trustProxyOf(String(value)) !== undefined,
-      defaultMessage: (args) => (args?.value === 'true' ? TRUST_PROXY_TRUE_MESSAGE : TRUST_PROXY_MESSAGE),
-    },
-  })
-  TRUST_PROXY?: string;
-
-  @IntegerVariable(OWN_PORTS, undefined)
-  METRICS_PORT?: number;
-
-  @Transform(emptyAsUnset)
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces' })
-  METRICS_TOKEN?: string;
-
-  @Transform(({ value }) => value || 'info')
-  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
-  LOG_LEVEL!: (typeof LOG_LEVELS)[number];
-
-  @Transform(({ value }) => value || 'development')
-  @IsIn(NODE_ENVS, { message: `NODE_ENV must be one of ${NODE_ENVS.join(', ')}` })
-  NODE_ENV!: (typeof NODE_ENVS)[number];
+/** One environment variable: its rule, its default (as written in the environment) and what it is for. */
+interface Variable<Schema extends z.ZodType> {
+  readonly schema: Schema;
+  readonly accepts: string | undefined;
+  /** Undefined: none, the variable is then undefined when unset. */
+  readonly default: string | undefined;
+  readonly description: string;
 }
+
+function variable<Value>(rule: Rule<Value>, fallback: string, description: string): Variable<z.ZodPrefault<z.ZodType<Value, string>>>;
+function variable<Value>(rule: Rule<Value>, fallback: undefined, description: string): Variable<z.ZodOptional<z.ZodType<Value, string>>>;
+function variable<Value>(rule: Rule<Value>, fallback: string | undefined, description: string): Variable<z.ZodType> {
+  const schema = fallback === undefined ? rule.schema.optional() : rule.schema.prefault(fallback);
+  return { schema, accepts: rule.accepts, default: fallback, description };
+}
+
+const PORTS: IntegerRange = { min: 0, max: 65535 };
+/** Up to a billion a minute: in effect no limit (a load test, a trusted client), yet a number every store counts exactly. */
+const PER_MINUTE: IntegerRange = { min: 1, max: 1_000_000_000 };
+/** From 1 s, below which slow but honest clients and networks are cut off, to 10 minutes. */
+const HTTP_TIMEOUT_MS: IntegerRange = { min: 1000, max: 600_000 };
+const PRINTABLE_WITHOUT_COMMA = '[\\x21-\\x2b\\x2d-\\x7e]+';
+const ORIGIN = 'https?://[^\\s,/]+';
+
+/** Every environment variable the service reads, in the order --help lists them. */
+const VARIABLES = {
+  PORT: variable(integer(PORTS), '3000', 'listen port (0: any free port)'),
+  HOST: variable(anyText, '0.0.0.0', 'listen address'),
+  DATABASE_URL: variable(
+    matching(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// or postgresql:// URL'),
+    undefined,
+    'the PostgreSQL server; unset: the embedded PGlite under DATA_DIR',
+  ),
+  DATABASE_PREPARED_STATEMENTS: variable(
+    trueOrFalse,
+    'true',
+    'named prepared statements for the hot queries; false behind a pooler that cannot keep them',
+  ),
+  DATA_DIR: variable(anyText, '.data', 'where the embedded database, its lock, the admin socket and the development key live'),
+  API_KEYS: variable(
+    listOf(PRINTABLE_WITHOUT_COMMA, 'a comma-separated list of keys of printable ASCII characters without spaces'),
+    undefined,
+    'bootstrap keys accepted besides the issued ones; unset: the development key, refused in production',
+  ),
+  /** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
+  RATE_LIMIT_PER_MINUTE: variable(integer(PER_MINUTE), '6000', 'requests per minute for each API key'),
+  /** Ten a second: room for a misconfigured client or a test suite probing 401s; nothing against a 256-bit secret. */
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: variable(integer(PER_MINUTE), '600', 'failed authentications per minute for each client address'),
+  /** Headers arrive in the first packets; 10 s leaves room for a slow network and cuts off a client that trickles them (Slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: variable(integer(HTTP_TIMEOUT_MS), '10000', "time to receive a request's headers"),
+  /** A whole request: headers and a body of at most 64 KiB. */
+  HTTP_REQUEST_TIMEOUT_MS: variable(
+    integer(HTTP_TIMEOUT_MS),
+    '15000',
+    'time to receive a whole request, body included; at least HTTP_HEADERS_TIMEOUT_MS',
+  ),
+  /** Above the 60 s idle time-out of common load balancers, so that they never reuse a connection the service has just closed. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(HTTP_TIMEOUT_MS), '65000', 'how long an idle keep-alive connection is kept open'),
+  /**
+   * A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short
+   * enough to bound the table. From a second (tests) to 30 days: the records cost a row each meanwhile.
+   */
+  IDEMPOTENCY_KEY_LIFETIME_SECONDS: variable(
+    integer({ min: 1, max: 30 * 24 * 3600 }),
+    '86400',
+    'how long the answer to a create with an Idempotency-Key is kept for its retries',
+  ),
+  REDIS_URL: variable(
+    matching(/^rediss?:\/\/\S+$/, 'a redis:// or rediss:// URL'),
+    undefined,
+    "rate limits shared by every instance; unset: counted in each instance's memory",
+  ),
+  CORS_ORIGINS: variable(
+    matching(new RegExp(`^(\\*|${ORIGIN}(,${ORIGIN})*)$`), '* or a comma-separated list of origins such as https://app.example.com'),
+    undefined,
+    'origins allowed to call the API from a browser; unset: CORS is off',
+  ),
+  TRUST_PROXY: variable(trustedProxies, undefined, "whose X-Forwarded-For gives the client address; unset: no proxy's"),
+  METRICS_PORT: variable(integer({ min: 1, max: 65535 }), undefined, 'serve /metrics on this port of HOST only, not on PORT'),
+  METRICS_TOKEN: variable(
+    matching(/^[\x21-\x7e]{16,256}$/, '16 to 256 printable ASCII characters without spaces'),
+    undefined,
+    '/metrics then asks for Authorization: Bearer <token>',
+  ),
+  LOG_LEVEL: variable(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'what the logs show'),
+  NODE_ENV: variable(oneOf(['development', 'production', 'test']), 'development', 'production: JSON logs, and API_KEYS is required'),
+};
+
+type VariableName = keyof typeof VARIABLES;
+
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(VARIABLES) as readonly VariableName[];
+
+/** One line a variable for --help: its name, its default and what it is for and accepts. */
+export function configVariablesHelp(): string[] {
+  const rows = CONFIG_VARIABLES.map((name) => {
+    const { default: fallback, description, accepts } = VARIABLES[name];
+    return [name, fallback ?? '(unset)', accepts === undefined ? description : `${description}; must be ${accepts}`];
+  });
+  const width = (column: number) => Math.max(...rows.map((row) => row[column].length));
+  return rows.map(([name, fallback, text]) => `  ${name.padEnd(width(0))}  ${fallback.padEnd(width(1))}  ${text}`);
+}
+
+/** The environment validated: each variable's value, or its default. */
+const environment = z
+  .object(
+    Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, VARIABLES[name].schema])) as {
+      [Name in VariableName]: (typeof VARIABLES)[Name]['schema'];
+    },
+  )
+  .superRefine(
+    (env, context) => {
+      if (!env.API_KEYS && env.NODE_ENV === 'production') {
+        context.addIssue({ code: 'custom', message: 'API_KEYS must be set when NODE_ENV is production' });
+      }
+    },
+    { when: () => true },
+  )
+  .superRefine(
+    ({ HTTP_REQUEST_TIMEOUT_MS: requestMs, HTTP_HEADERS_TIMEOUT_MS: headersMs }, context) => {
+      if (requestMs >= headersMs) return;
+      context.addIssue({
+        code: 'custom',
+        message:
+          `HTTP_REQUEST_TIMEOUT_MS (${requestMs}) must be at least HTTP_HEADERS_TIMEOUT_MS (${headersMs}): ` +
+          'receiving a request includes receiving its headers',
+      });
+    },
+    // When both are valid, whatever else is not.
+    {
+      when: ({ issues }) => !issues.some(({ path }) => ['HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS'].includes(String(path?.[0]))),
+    },
+  );
+
+type Environment = z.output<typeof environment>;
 
 /** The service's configuration: read from the environment once, then passed around typed. */
 export abstract class AppConfig {
@@ -223,7 +280,7 @@ export abstract class AppConfig {
   abstract readonly idempotencyKeyLifetimeSeconds: number;
   /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
   abstract readonly metrics: MetricsAccess;
-  abstract readonly logLevel: (typeof LOG_LEVELS)[number];
+  abstract readonly logLevel: Environment['LOG_LEVEL'];
   abstract readonly production: boolean;
 }
 
@@ -252,27 +309,34 @@ export class InvalidConfigError extends Error {
   }
 }
 
-/** Validates the environment and returns the configuration; throws InvalidConfigError listing every problem. */
+/**
+ * Validates the environment and returns the configuration; throws InvalidConfigError listing every
+ * problem, one per variable (the first rule it breaks), then those between variables. Values are
+ * trimmed, and an empty one is unset.
+ */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
-  const parsed = plainToInstance(Environment, trimmedCopy(env));
-  const errors = validateSync(parsed);
-  // One problem per variable: the first constraint it breaks.
-  const problems = errors.map((error) => Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid`);
-  problems.push(...combinationProblems(parsed, new Set(errors.map((error) => error.property))));
-  if (problems.length > 0) throw new InvalidConfigError(problems);
+  const read = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name]?.trim() || undefined]));
+  const result = environment.safeParse(read);
+  if (!result.success) {
+    // One problem per variable: the first rule it breaks.
+    const problems = result.error.issues.filter(
+      ({ path }, index, issues) => path.length === 0 || issues.findIndex((other) => other.path[0] === path[0]) === index,
+    );
+    throw new InvalidConfigError(problems.map(({ message }) => message));
+  }
+  const parsed = result.data;
   return {
     port: parsed.PORT,
     host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
-    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS === 'true',
+    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     dataDir: parsed.DATA_DIR,
-    apiKeys: parsed.API_KEYS ? parsed.API_KEYS.split(',') : [],
+    apiKeys: parsed.API_KEYS ?? [],
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: parsed.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
     redisUrl: parsed.REDIS_URL,
-    corsOrigins: parsed.CORS_ORIGINS ? parsed.CORS_ORIGINS.split(',') : [],
-    // Validated above: never undefined here.
-    trustProxy: trustProxyOf(parsed.TRUST_PROXY) ?? false,
+    corsOrigins: parsed.CORS_ORIGINS?.split(',') ?? [],
+    trustProxy: parsed.TRUST_PROXY ?? false,
     httpTimeouts: {
       headersMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
       requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
@@ -283,49 +347,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
   };
-}
-
-/** Rules between variables, checked when each of them is valid on its own. */
-function combinationProblems(parsed: Environment, invalid: ReadonlySet<string>): string[] {
-  const problems: string[] = [];
-  if (!parsed.API_KEYS && parsed.NODE_ENV === 'production') {
-    problems.push('API_KEYS must be set when NODE_ENV is production');
-  }
-  const timeouts = ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'];
-  if (!timeouts.some((name) => invalid.has(name)) && parsed.HTTP_REQUEST_TIMEOUT_MS < parsed.HTTP_HEADERS_TIMEOUT_MS) {
-    problems.push(
-      `HTTP_REQUEST_TIMEOUT_MS (${parsed.HTTP_REQUEST_TIMEOUT_MS}) must be at least HTTP_HEADERS_TIMEOUT_MS ` +
-        `(${parsed.HTTP_HEADERS_TIMEOUT_MS}): receiving a request includes receiving its headers`,
-    );
-  }
-  return problems;
-}
-
-/** Every environment variable the service reads (its `--help` lists them). */
-export const CONFIG_VARIABLES: readonly (keyof Environment)[] = [
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'DATABASE_PREPARED_STATEMENTS',
-  'DATA_DIR',
-  'API_KEYS',
-  'RATE_LIMIT_PER_MINUTE',
-  'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
-  'HTTP_HEADERS_TIMEOUT_MS',
-  'HTTP_REQUEST_TIMEOUT_MS',
-  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
-  'IDEMPOTENCY_KEY_LIFETIME_SECONDS',
-  'REDIS_URL',
-  'CORS_ORIGINS',
-  'TRUST_PROXY',
-  'METRICS_PORT',
-  'METRICS_TOKEN',
-  'LOG_LEVEL',
-  'NODE_ENV',
-];
-
-function trimmedCopy(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  return Object.fromEntries(CONFIG_VARIABLES.map((key) => [key, trimmed({ value: env[key] })]));
 }
 
 /** The database settings alone, validated as the service does, for tools that run beside it (the key CLI). */
