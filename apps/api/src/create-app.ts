@@ -3,31 +3,28 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { developmentApiKey } from '@petstore/auth';
+import { type AppConfig } from '@petstore/config';
+import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
-  AccessLogController,
   AJV_OPTIONS,
   answerUnroutable,
   applyRouteSchemas,
   assertEveryBodyValidated,
-  type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
   corsOptions,
-  ErrorBodyFilter,
   JsonBodyValidationPipe,
-  lazyChildLoggerFactory,
   NODE_SERVER_OPTIONS,
-  PinoNestLogger,
-  preparePrivateDataDir,
   registerExactJsonSerializer,
   registerJsonBodyParser,
   registerProtocolGuards,
-  registerRequestMetrics,
   registerResponseHeaders,
   registerSecurityHeaders,
   requestIdFor,
   RouteMethods,
-} from '@petstore/core';
+} from '@petstore/http';
+import { ErrorBodyFilter } from '@petstore/http-errors';
+import { AccessLogController, lazyChildLoggerFactory, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';

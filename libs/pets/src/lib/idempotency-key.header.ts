@@ -1,4 +1,4 @@
-import { validationFailed } from '@petstore/core';
+import { validationFailed } from '@petstore/http-errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotencyKey } from '@petstore/domain';
 
 export const IDEMPOTENCY_KEY_MESSAGE =

@@ -9,7 +9,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
-import { type ApiHeader, ErrorCode, JSON_MAX_DEPTH } from '@petstore/core';
+import { JSON_MAX_DEPTH } from '@petstore/http';
+import { type ApiHeader, ErrorCode } from '@petstore/http-errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT } from '@petstore/domain';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';

@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
-import { ApiException, ErrorCode, IDEMPOTENCY_KEY_HEADER, type RouteHeadersConfig } from '@petstore/core';
+import { IDEMPOTENCY_KEY_HEADER, type RouteHeadersConfig } from '@petstore/http';
+import { ApiException, ErrorCode } from '@petstore/http-errors';
 import type { Pet } from '@petstore/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';

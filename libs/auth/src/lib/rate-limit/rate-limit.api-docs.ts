@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { type ApiHeader, type ApiHeaders, ApiErrorResponse, ApiServerErrorResponses, ErrorCode } from '@petstore/core';
+import { type ApiHeader, type ApiHeaders, ApiErrorResponse, ApiServerErrorResponses, ErrorCode } from '@petstore/http-errors';
 import { AUTH_REALM } from '../auth-realm';
 
 /** Every rate limit counts in fixed windows of this many seconds: the longest wait a 429 asks for. */

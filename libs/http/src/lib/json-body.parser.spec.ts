@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ApiException } from '../errors/api.exception';
+import { ApiException } from '@petstore/http-errors';
 import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody, registerJsonBodyParser } from './json-body.parser';
 
 function parseError(text: string): ApiException {

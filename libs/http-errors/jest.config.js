@@ -1,4 +1,4 @@
 module.exports = {
-  displayName: 'core',
+  displayName: 'http-errors',
   preset: '../../jest.preset.js',
 };

@@ -3,9 +3,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { ApiException } from '../errors/api.exception';
-import { ErrorCode } from '../errors/error-code';
-import { errorResponseFor } from '../errors/error-response';
+import { ApiException, ErrorCode, errorResponseFor } from '@petstore/http-errors';
 import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
 

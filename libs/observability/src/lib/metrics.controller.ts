@@ -3,9 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { register } from 'prom-client';
-import { ApiException } from '../errors/api.exception';
-import { ErrorCode } from '../errors/error-code';
-import { errorResponseFor } from '../errors/error-response';
+import { ApiException, ErrorCode, errorResponseFor } from '@petstore/http-errors';
 
 /** Injection token: the bearer token a scraper must send, if any (METRICS_TOKEN). */
 export const METRICS_TOKEN = Symbol('METRICS_TOKEN');

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorResponse } from '../errors/error-response';
+import { toErrorResponse } from './error-response';
 
 /** The one place that writes error answers: every exception becomes an Error body. */
 @Catch()

@@ -2,7 +2,7 @@ import { type ArgumentMetadata, type INestApplication, Injectable, ValidationPip
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { getMetadataStorage } from 'class-validator';
-import { validationFailed } from '../errors/api.exception';
+import { validationFailed } from '@petstore/http-errors';
 import { routeHandlers } from './route-handlers';
 
 /**

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiException } from '../errors/api.exception';
-import { ErrorCode } from '../errors/error-code';
+import { ApiException, ErrorCode } from '@petstore/http-errors';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 

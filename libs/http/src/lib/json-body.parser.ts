@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parse, parseNumberAndBigInt } from 'lossless-json';
-import { ApiException } from '../errors/api.exception';
-import { ErrorCode } from '../errors/error-code';
+import { ApiException, ErrorCode } from '@petstore/http-errors';
 
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
