@@ -1,3 +1,4 @@
+export * from './lib/api-error-codes';
 export * from './lib/api-error-response.decorator';
 export * from './lib/api.exception';
 export * from './lib/error-body.dto';

@@ -1,10 +1,13 @@
 import { HttpException } from '@nestjs/common';
-import { ErrorCode } from './error-code';
+import { HttpErrorCode } from './error-code';
 
-/** An HTTP error with its catalog code and any headers the answer must carry. */
+/**
+ * An HTTP error with its code and any headers the answer must carry. The code is the protocol's
+ * (HttpErrorCode) or the raising feature's own, which it declares with ApiErrorCodes.
+ */
 export class ApiException extends HttpException {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: string,
     status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
@@ -14,5 +17,5 @@ export class ApiException extends HttpException {
 }
 
 export function validationFailed(message: string): ApiException {
-  return new ApiException(ErrorCode.ValidationFailed, 400, message);
+  return new ApiException(HttpErrorCode.ValidationFailed, 400, message);
 }

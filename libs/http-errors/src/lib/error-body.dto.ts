@@ -1,14 +1,23 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { ErrorCode } from './error-code';
+import { HttpErrorCode } from './error-code';
 
 /** Messages are cut to this many characters: they may quote client input, which can be long. */
 export const ERROR_MESSAGE_MAX_LENGTH = 1000;
 
+/** The name of the document's schema that lists every error code (errorCodesOf gives it all of them). */
+export const ERROR_CODE_SCHEMA = 'ErrorCode';
+
 /** The body of every error response. */
 @ApiSchema({ name: 'Error', description: 'The body of every error response' })
 export class ErrorBody {
-  @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode', description: 'Machine-readable error code', example: ErrorCode.ValidationFailed })
-  code!: ErrorCode;
+  // The protocol's codes here; documentErrorCodes adds each feature's (ApiErrorCodes).
+  @ApiProperty({
+    enum: HttpErrorCode,
+    enumName: ERROR_CODE_SCHEMA,
+    description: 'Machine-readable error code',
+    example: HttpErrorCode.ValidationFailed,
+  })
+  code!: string;
 
   @ApiProperty({
     description: 'Human-readable description',

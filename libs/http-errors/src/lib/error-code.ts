@@ -1,5 +1,10 @@
-/** Every value the `code` field of an Error body can take. */
-export enum ErrorCode {
+/**
+ * The codes of the protocol: those an Error answer gets for its status alone (from Node, Fastify,
+ * a plugin or the router) or for a request the HTTP layer refuses by its form. A feature brings
+ * codes of its own (its domain errors' `code`, or its ApiException's) and declares them with
+ * ApiErrorCodes; the document's ErrorCode schema lists these and those (errorCodesOf).
+ */
+export enum HttpErrorCode {
   Unauthorized = 'UNAUTHORIZED',
   Forbidden = 'FORBIDDEN',
   ValidationFailed = 'VALIDATION_FAILED',
@@ -11,14 +16,10 @@ export enum ErrorCode {
   HeadersTooLarge = 'HEADERS_TOO_LARGE',
   RequestTimeout = 'REQUEST_TIMEOUT',
   ExpectationFailed = 'EXPECTATION_FAILED',
-  PetNotFound = 'PET_NOT_FOUND',
-  IdempotencyKeyInProgress = 'IDEMPOTENCY_KEY_IN_PROGRESS',
-  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
   RouteNotFound = 'ROUTE_NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   RateLimited = 'RATE_LIMITED',
   BadRequest = 'BAD_REQUEST',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
-  WriteOutcomeUnknown = 'WRITE_OUTCOME_UNKNOWN',
   InternalError = 'INTERNAL_ERROR',
 }

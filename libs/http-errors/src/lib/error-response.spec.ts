@@ -1,39 +1,64 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
-import { PetNotFoundError, StoreUnavailableError } from '@petstore/domain';
+import { DomainError } from '@petstore/domain';
 import { errorCodes } from 'fastify';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
-import { ErrorCode } from './error-code';
+import { HttpErrorCode } from './error-code';
 import { toErrorResponse } from './error-response';
+
+/** Domain errors of some feature: the mapping knows them by their code and kind alone. */
+class ThingNotFoundError extends DomainError {
+  readonly code = 'THING_NOT_FOUND';
+  readonly kind = 'not-found';
+}
+class ThingStoreUnavailableError extends DomainError {
+  readonly code = 'SERVICE_UNAVAILABLE';
+  readonly kind = 'unavailable';
+}
+class ThingWriteLostError extends DomainError {
+  readonly code = 'THING_WRITE_LOST';
+  readonly kind = 'outcome-unknown';
+}
 
 describe('toErrorResponse', () => {
   it('keeps the code, status, message and headers of an ApiException', () => {
-    const exception = new ApiException(ErrorCode.MethodNotAllowed, 405, 'Method not allowed; /pets allows GET, POST', {
+    const exception = new ApiException(HttpErrorCode.MethodNotAllowed, 405, 'Method not allowed; /things allows GET, POST', {
       allow: 'GET, POST',
     });
 
     expect(toErrorResponse(exception)).toEqual({
       status: 405,
-      body: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed; /pets allows GET, POST', status: 405 },
+      body: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed; /things allows GET, POST', status: 405 },
       headers: { allow: 'GET, POST' },
     });
   });
 
-  it('answers 404 PET_NOT_FOUND for a missing pet', () => {
-    expect(toErrorResponse(new PetNotFoundError(42n))).toEqual({
+  it("answers a not-found domain error with 404 and the error's own code and message", () => {
+    expect(toErrorResponse(new ThingNotFoundError('No thing with id 42'))).toEqual({
       status: 404,
-      body: { code: 'PET_NOT_FOUND', message: 'No pet with id 42', status: 404 },
+      body: { code: 'THING_NOT_FOUND', message: 'No thing with id 42', status: 404 },
       headers: {},
     });
   });
 
-  it('answers 503 SERVICE_UNAVAILABLE with a Retry-After header when the store is down', () => {
-    const response = toErrorResponse(new StoreUnavailableError({ cause: new Error('ECONNREFUSED 10.0.0.1:5432') }));
+  it('answers an unavailable domain error with 503 and a Retry-After header', () => {
+    const error = new ThingStoreUnavailableError('The store is temporarily unavailable', {
+      cause: new Error('ECONNREFUSED 10.0.0.1:5432'),
+    });
+    const response = toErrorResponse(error);
 
     expect(response.status).toBe(503);
     expect(response.body.code).toBe('SERVICE_UNAVAILABLE');
-    expect(response.body.message).toBe('The pet store is temporarily unavailable');
+    expect(response.body.message).toBe('The store is temporarily unavailable');
     expect(response.headers).toEqual({ 'retry-after': '5' });
+  });
+
+  it('answers an outcome-unknown domain error with 500 and its own code, not 503: something may have been done', () => {
+    expect(toErrorResponse(new ThingWriteLostError('The write may have been done')).body).toEqual({
+      code: 'THING_WRITE_LOST',
+      message: 'The write may have been done',
+      status: 500,
+    });
   });
 
   it("turns Nest's 'Cannot GET /x' into 404 ROUTE_NOT_FOUND without echoing the path", () => {
@@ -116,9 +141,9 @@ describe('toErrorResponse', () => {
   });
 
   it.each([
-    new ApiException(ErrorCode.ValidationFailed, 400, 'name is required'),
-    new PetNotFoundError(1n),
-    new StoreUnavailableError(),
+    new ApiException(HttpErrorCode.ValidationFailed, 400, 'name is required'),
+    new ThingNotFoundError('No thing'),
+    new ThingStoreUnavailableError('Unavailable'),
     new NotFoundException('Cannot GET /x'),
     new HttpException('Too Many Requests', 429),
     new HttpException('Payload Too Large', 413, { cause: new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE() }),
@@ -130,7 +155,9 @@ describe('toErrorResponse', () => {
   });
 
   it('cuts a message that quotes long client input to ERROR_MESSAGE_MAX_LENGTH characters', () => {
-    const { body } = toErrorResponse(new ApiException(ErrorCode.ValidationFailed, 400, `property ${'x'.repeat(5000)} should not exist`));
+    const { body } = toErrorResponse(
+      new ApiException(HttpErrorCode.ValidationFailed, 400, `property ${'x'.repeat(5000)} should not exist`),
+    );
     expect(body.message).toHaveLength(ERROR_MESSAGE_MAX_LENGTH);
     expect(body.message.endsWith('…')).toBe(true);
   });

@@ -3,12 +3,12 @@ import { STATUS_CODES } from 'node:http';
 import { DomainError, type DomainErrorKind } from '@petstore/domain';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
-import { ErrorCode } from './error-code';
+import { HttpErrorCode } from './error-code';
 
 /** A complete error answer: status line, Error body and extra headers. */
 export interface ErrorResponse {
   readonly status: number;
-  readonly body: { readonly code: ErrorCode; readonly message: string; readonly status: number };
+  readonly body: { readonly code: string; readonly message: string; readonly status: number };
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -16,25 +16,25 @@ export interface ErrorResponse {
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The code of an error answer known only by its status (from Node, Fastify or a plugin). */
-const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: ErrorCode.BadRequest,
-  401: ErrorCode.Unauthorized,
-  403: ErrorCode.Forbidden,
-  404: ErrorCode.RouteNotFound,
-  405: ErrorCode.MethodNotAllowed,
-  408: ErrorCode.RequestTimeout,
-  413: ErrorCode.PayloadTooLarge,
-  414: ErrorCode.UriTooLong,
-  415: ErrorCode.UnsupportedMediaType,
-  417: ErrorCode.ExpectationFailed,
-  429: ErrorCode.RateLimited,
-  431: ErrorCode.HeadersTooLarge,
-  503: ErrorCode.ServiceUnavailable,
+const CODE_BY_STATUS: Readonly<Record<number, HttpErrorCode>> = {
+  400: HttpErrorCode.BadRequest,
+  401: HttpErrorCode.Unauthorized,
+  403: HttpErrorCode.Forbidden,
+  404: HttpErrorCode.RouteNotFound,
+  405: HttpErrorCode.MethodNotAllowed,
+  408: HttpErrorCode.RequestTimeout,
+  413: HttpErrorCode.PayloadTooLarge,
+  414: HttpErrorCode.UriTooLong,
+  415: HttpErrorCode.UnsupportedMediaType,
+  417: HttpErrorCode.ExpectationFailed,
+  429: HttpErrorCode.RateLimited,
+  431: HttpErrorCode.HeadersTooLarge,
+  503: HttpErrorCode.ServiceUnavailable,
 };
 
 /** The fitting code for an error status: its own where it has one, else the generic one of its class. */
-export function errorCodeFor(status: number): ErrorCode {
-  return CODE_BY_STATUS[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.BadRequest);
+export function errorCodeFor(status: number): HttpErrorCode {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? HttpErrorCode.InternalError : HttpErrorCode.BadRequest);
 }
 
 /** The Error answer for a status, with Node's reason phrase as its message when none is given. */
@@ -42,7 +42,7 @@ export function errorResponseFor(status: number, message = STATUS_CODES[status] 
   return errorAnswer(status, errorCodeFor(status), message);
 }
 
-/** How each kind of domain error is answered; the error itself brings its code and message. */
+/** How each kind of domain error is answered, whatever its feature; the error itself brings its code and message. */
 const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; headers?: Record<string, string> }>> = {
   'not-found': { status: 404 },
   unavailable: { status: 503, headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) } },
@@ -51,13 +51,13 @@ const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; h
 };
 
 /** Errors Fastify raises before a handler runs, keyed by their `code`. */
-const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: string }>> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCode.PayloadTooLarge, message: 'Request body is too large' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.MalformedJson, message: 'Request body is empty; expected a JSON object' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.BadRequest, message: 'Content-Length does not match the request body' },
-  FST_ERR_BAD_URL: { code: ErrorCode.BadRequest, message: 'Request URL is malformed' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: ErrorCode.UriTooLong, message: 'A path segment of the request URL is too long' },
+const FASTIFY_ERRORS: Readonly<Record<string, { code: HttpErrorCode; message: string }>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: HttpErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: HttpErrorCode.PayloadTooLarge, message: 'Request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: HttpErrorCode.MalformedJson, message: 'Request body is empty; expected a JSON object' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: HttpErrorCode.BadRequest, message: 'Content-Length does not match the request body' },
+  FST_ERR_BAD_URL: { code: HttpErrorCode.BadRequest, message: 'Request URL is malformed' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: HttpErrorCode.UriTooLong, message: 'A path segment of the request URL is too long' },
 };
 
 interface FastifyLikeError {
@@ -74,7 +74,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   }
   if (exception instanceof DomainError) {
     const { status, headers } = DOMAIN_ERROR_ANSWERS[exception.kind];
-    return errorAnswer(status, exception.code as ErrorCode, exception.message, headers);
+    return errorAnswer(status, exception.code, exception.message, headers);
   }
   if (exception instanceof HttpException) {
     return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined);
@@ -84,19 +84,19 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof Error && typeof status === 'number' && status >= 400 && status < 500) {
     return fromHttpException(exception, status, exception as FastifyLikeError);
   }
-  return errorAnswer(500, ErrorCode.InternalError, 'Internal server error');
+  return errorAnswer(500, HttpErrorCode.InternalError, 'Internal server error');
 }
 
 function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined): ErrorResponse {
-  if (status >= 500) return errorAnswer(status, ErrorCode.InternalError, 'Internal server error');
+  if (status >= 500) return errorAnswer(status, HttpErrorCode.InternalError, 'Internal server error');
   if (cause?.validation?.length) {
-    return errorAnswer(400, ErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
+    return errorAnswer(400, HttpErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
   }
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
   if (known) return errorAnswer(status, known.code, known.message);
   if (exception instanceof NotFoundException) {
     // Nest's says "Cannot GET /path": the path is the client's input, not echoed.
-    return errorAnswer(404, ErrorCode.RouteNotFound, 'No route for this method and path');
+    return errorAnswer(404, HttpErrorCode.RouteNotFound, 'No route for this method and path');
   }
   return errorAnswer(status, errorCodeFor(status), exception.message);
 }
@@ -112,7 +112,7 @@ function validationMessage(
 }
 
 /** An Error answer with its message bounded (messages may quote client input). */
-function errorAnswer(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
+function errorAnswer(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };
 }

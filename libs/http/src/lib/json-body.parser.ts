@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { parse, parseNumberAndBigInt } from 'lossless-json';
-import { ApiException, ErrorCode } from '@petstore/http-errors';
+import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -18,7 +18,7 @@ const CLOSE_BRACKET = new Set([']', '}']);
 /** JSON text is UTF-8 (RFC 8259); anything else would be stored as U+FFFD instead of verbatim. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const malformed = (message: string) => new ApiException(ErrorCode.MalformedJson, 400, message);
+const malformed = (message: string) => new ApiException(HttpErrorCode.MalformedJson, 400, message);
 
 /** Decodes a request body as strict UTF-8: bytes that are not UTF-8 are refused, not replaced. */
 export function decodeUtf8Body(bytes: Uint8Array): string {
@@ -74,7 +74,7 @@ const UTF8_NAMES = new Set(['utf-8', 'utf8']);
 function assertUtf8Charset(contentType: string | undefined): void {
   const charset = CHARSET_PARAMETER.exec(contentType ?? '')?.[1];
   if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
-    throw new ApiException(ErrorCode.UnsupportedCharset, 400, 'Content-Type charset must be utf-8, the encoding of JSON');
+    throw new ApiException(HttpErrorCode.UnsupportedCharset, 400, 'Content-Type charset must be utf-8, the encoding of JSON');
   }
 }
 

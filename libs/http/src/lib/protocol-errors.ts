@@ -3,7 +3,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { ApiException, ErrorCode, errorResponseFor } from '@petstore/http-errors';
+import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
 import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
 
@@ -90,7 +90,7 @@ export function registerProtocolGuards(fastify: FastifyInstance): void {
   fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseTunnel(fastify.log, request, socket));
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      done(new ApiException(ErrorCode.BadRequest, 400, 'An HTTP/1.1 request must carry a Host header'));
+      done(new ApiException(HttpErrorCode.BadRequest, 400, 'An HTTP/1.1 request must carry a Host header'));
     } else {
       done();
     }

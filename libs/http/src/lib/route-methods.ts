@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiException, ErrorCode } from '@petstore/http-errors';
+import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -41,7 +41,7 @@ export class RouteMethods {
         method: METHODS.filter((method) => !served.has(method)),
         url,
         handler: () => {
-          throw new ApiException(ErrorCode.MethodNotAllowed, 405, `Method not allowed; ${url} allows ${allow}`, { allow });
+          throw new ApiException(HttpErrorCode.MethodNotAllowed, 405, `Method not allowed; ${url} allows ${allow}`, { allow });
         },
       });
     }

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { register } from 'prom-client';
-import { ApiException, ErrorCode, errorResponseFor } from '@petstore/http-errors';
+import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
 
 /** Injection token: the bearer token a scraper must send, if any (METRICS_TOKEN). */
 export const METRICS_TOKEN = Symbol('METRICS_TOKEN');
@@ -31,7 +31,7 @@ export class MetricsController {
   @Header('content-type', register.contentType)
   async metrics(@Headers('authorization') authorization?: string): Promise<string> {
     if (!admitsScraper(this.token, authorization)) {
-      throw new ApiException(ErrorCode.Unauthorized, 401, 'The metrics token is missing or wrong', SCRAPER_CHALLENGE);
+      throw new ApiException(HttpErrorCode.Unauthorized, 401, 'The metrics token is missing or wrong', SCRAPER_CHALLENGE);
     }
     return register.metrics();
   }

@@ -3,14 +3,15 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
 import { IDEMPOTENCY_KEY_HEADER, type RouteHeadersConfig } from '@petstore/http';
-import { ApiException, ErrorCode } from '@petstore/http-errors';
 import type { Pet } from '@petstore/domain';
+import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { idempotencyKeyOf } from './idempotency-key.header';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
+import { PetsErrorCode } from './pets.error-codes';
 import { PetsService } from './pets.service';
 
 /** Every answer of getPet, errors included, carries its deprecation headers. */
@@ -19,7 +20,7 @@ const GET_PET_DEPRECATION: RouteHeadersConfig = { responseHeaders: GET_PET_DEPRE
 /** A retry of an idempotent create that must wait for the first request to finish. */
 function keyInProgress(): ApiException {
   return new ApiException(
-    ErrorCode.IdempotencyKeyInProgress,
+    PetsErrorCode.IdempotencyKeyInProgress,
     409,
     `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
     { 'retry-after': String(IDEMPOTENCY_RETRY_AFTER_SECONDS) },
@@ -29,7 +30,7 @@ function keyInProgress(): ApiException {
 /** An Idempotency-Key sent again with another request than the one it was first used for. */
 function keyReused(): ApiException {
   return new ApiException(
-    ErrorCode.IdempotencyKeyReused,
+    PetsErrorCode.IdempotencyKeyReused,
     422,
     'This Idempotency-Key was used with another request body; send a new key for a new request',
   );
@@ -44,6 +45,7 @@ function principalOf(request: FastifyRequest): Principal {
 
 @ApiTags('pets')
 @ApiBearerAuth('bearer')
+@ApiErrorCodes(Object.values(PetsErrorCode))
 @Controller('pets')
 export class PetsController {
   constructor(private readonly pets: PetsService) {}
