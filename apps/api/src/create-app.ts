@@ -70,7 +70,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 1.
   const logLevel = options.logLevel ?? config.logLevel;
   const pretty = options.logLevel === undefined && !config.production;
-  const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel));
+  // The line names the key that made the request: its public name (prefix, or env-N), never the secret.
+  const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel), (request) => ({
+    key: request.principal?.keyId,
+  }));
   const adapter = new FastifyAdapter({
     logger: {
       level: logLevel,

@@ -13,7 +13,7 @@ const GROUP_OR_OTHERS = 0o077;
  * Makes `dataDir` private to the service's user: creates it with mode 0700, or tightens an
  * existing one that group or others may read, enter or write (e.g. made by hand with the usual
  * 0755), saying so through `warn`. The directory is what keeps other local users away from
- * the pets and key hashes: whatever the modes of the files inside, nobody else can reach them.
+ * the service's data: whatever the modes of the files inside, nobody else can reach them.
  */
 export function preparePrivateDataDir(dataDir: string, warn: (message: string) => void): void {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -1,6 +1,6 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiException } from '@petstore/http-errors';
-import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody, registerJsonBodyParser } from './json-body.parser';
+import { decodeUtf8Body, JSON_MAX_DEPTH, parseJsonBody, type RawBodyConfig, registerJsonBodyParser } from './json-body.parser';
 
 function parseError(text: string): ApiException {
   try {
@@ -121,11 +121,14 @@ describe('registerJsonBodyParser', () => {
   beforeAll(async () => {
     fastify = Fastify();
     registerJsonBodyParser(fastify);
-    // Answers with what the request kept of its body's bytes.
-    fastify.post('/', async (request) => ({
+    // Answers with what the request kept of its body's bytes: on /signed, kept with an X-Signature.
+    const answer = async (request: FastifyRequest) => ({
       rawBody: request.rawBody?.toString('latin1') ?? null,
       name: (request.body as { name: string }).name,
-    }));
+    });
+    const signed: RawBodyConfig = { keepRawBodyWith: 'x-signature' };
+    fastify.post('/signed', { config: signed }, answer);
+    fastify.post('/plain', answer);
     url = await fastify.listen({ port: 0, host: '127.0.0.1' });
   });
 
@@ -133,14 +136,18 @@ describe('registerJsonBodyParser', () => {
     await fastify.close();
   });
 
-  const post = async (headers: Record<string, string>) =>
-    (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: BODY })).json();
+  const post = async (path: string, headers: Record<string, string>) =>
+    (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: BODY })).json();
 
-  it('keeps the bytes of a request with an Idempotency-Key, exactly as received', async () => {
-    expect(await post({ 'idempotency-key': '"k"' })).toEqual({ rawBody: BODY, name: 'Rex' });
+  it("keeps the bytes of a request with the route's header, exactly as received", async () => {
+    expect(await post('/signed', { 'x-signature': 'k' })).toEqual({ rawBody: BODY, name: 'Rex' });
   });
 
-  it('keeps nothing of a request without one', async () => {
-    expect(await post({})).toEqual({ rawBody: null, name: 'Rex' });
+  it('keeps nothing of a request without it', async () => {
+    expect(await post('/signed', {})).toEqual({ rawBody: null, name: 'Rex' });
+  });
+
+  it('keeps nothing on a route that does not ask, whatever the headers', async () => {
+    expect(await post('/plain', { 'x-signature': 'k' })).toEqual({ rawBody: null, name: 'Rex' });
   });
 });

@@ -78,14 +78,21 @@ function assertUtf8Charset(contentType: string | undefined): void {
   }
 }
 
-/** The request header that makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header). */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/**
+ * A route's config (`@RouteConfig`): the request header whose presence makes the parser keep the
+ * body's bytes in `rawBody`, for a route that must see them as received (a fingerprint, a
+ * signature). Lower case, as Node gives header names.
+ */
+export interface RawBodyConfig {
+  readonly keepRawBodyWith?: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The body's bytes as received, kept only when the request carries an Idempotency-Key:
-     * its fingerprint. Other requests keep nothing and pay nothing.
+     * The body's bytes as received, kept only on a route whose config asks for them
+     * (RawBodyConfig) and only when the request carries its header. Other requests keep nothing
+     * and pay nothing.
      */
     rawBody: Buffer | null;
   }
@@ -93,7 +100,7 @@ declare module 'fastify' {
 
 /**
  * Accepts only application/json bodies in UTF-8, parsed exactly (see parseJsonBody); keeps the
- * bytes of a request with an Idempotency-Key in `rawBody`.
+ * bytes in `rawBody` where the route asks for them (RawBodyConfig).
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -101,7 +108,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
       assertUtf8Charset(request.headers['content-type']);
-      if (request.headers[IDEMPOTENCY_KEY_HEADER] !== undefined) request.rawBody = body as Buffer;
+      const header = (request.routeOptions.config as RawBodyConfig | undefined)?.keepRawBodyWith;
+      if (header !== undefined && request.headers[header] !== undefined) request.rawBody = body as Buffer;
       done(null, parseJsonBody(decodeUtf8Body(body as Buffer)));
     } catch (error) {
       done(error as Error, undefined);

@@ -1,15 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 
-/** What authentication leaves on a request: the key's public name (its prefix, or env-N), never the secret. */
-interface AuthenticatedRequest {
-  readonly principal?: { readonly keyId: string } | null;
-}
+/** What the access-log line says of a request beyond method, URL, status and time: who made it, say. Never a secret. */
+export type AccessLogFields = (request: FastifyRequest) => Readonly<Record<string, unknown>>;
 
-/** One access-log line per request, after the answer, instead of Fastify's two; it names the key that made it. */
+/** One access-log line per request, after the answer, instead of Fastify's two; with what the app adds (AccessLogFields). */
 export class AccessLogController extends LogController {
-  /** @param logsRequests whether the log level lets the per-request line through (`info` or finer). */
-  constructor(private readonly logsRequests: boolean) {
+  /**
+   * @param logsRequests whether the log level lets the per-request line through (`info` or finer).
+   * @param fieldsOf what the line adds about the request.
+   */
+  constructor(
+    private readonly logsRequests: boolean,
+    private readonly fieldsOf: AccessLogFields = () => ({}),
+  ) {
     super();
   }
 
@@ -24,7 +28,7 @@ export class AccessLogController extends LogController {
       url: redactedUrl(request.url),
       statusCode: reply.statusCode,
       responseTime: reply.elapsedTime,
-      key: (request as AuthenticatedRequest).principal?.keyId,
+      ...this.fieldsOf(request),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

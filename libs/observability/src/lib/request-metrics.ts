@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram } from 'prom-client';
 
 /**
- * Request durations by route template (never the raw URL: ids would make a series per pet),
+ * Request durations by route template (never the raw URL: ids would make a series per resource),
  * method and status class: bounded label sets whatever clients send. Requests that match no
  * route are one "unmatched" series. Buckets span a cache hit (1 ms) to a database time-out (2.5 s).
  */

@@ -1,6 +1,9 @@
 import { validationFailed } from '@petstore/http-errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotencyKey } from '@petstore/domain';
 
+/** The request header that makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header), as Node names it. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
 export const IDEMPOTENCY_KEY_MESSAGE =
   `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, ` +
   'as a quoted string ("8e03978e-40d5-43e8-bc93-6894a57f9324") or bare';
