@@ -1,4 +1,5 @@
 export * from './lib/ajv-options';
+export * from './lib/cors-headers';
 export * from './lib/exact-json-serializer';
 export * from './lib/http-setup';
 export * from './lib/json-body-validation.pipe';

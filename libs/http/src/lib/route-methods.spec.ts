@@ -30,7 +30,8 @@ describe('RouteMethods', () => {
   it('is what CORS allows', async () => {
     const { methods } = await appWith({ '/v1/things': ['GET'], '/v1/things/:id': ['DELETE'] });
     type Delegator = (request: unknown, callback: (error: unknown, options: { methods: string[] }) => void) => void;
-    const { delegator } = corsOptions(['https://app.example.com'], () => methods.served()) as { delegator: Delegator };
+    const headers = { allowedHeaders: [], exposedHeaders: [] };
+    const { delegator } = corsOptions(['https://app.example.com'], () => methods.served(), headers) as { delegator: Delegator };
     const allowed = await new Promise((resolve) => delegator({}, (_error, options) => resolve(options.methods)));
     expect(allowed).toEqual(['GET', 'HEAD', 'DELETE']);
   });

@@ -3,6 +3,7 @@ import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CorsHeaders } from './cors-headers';
 
 /**
  * A JSON API's answers (OWASP REST Security Cheat Sheet): nothing in them may load, frame, be
@@ -72,28 +73,19 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, docsPref
 
 /**
  * CORS for browser clients of the listed origins ('*' for any), allowing the methods the API's
- * routes serve (`allowedMethods`, read once the routes exist). Keys travel in the Authorization
- * header, never in cookies, so credentials are not allowed.
+ * routes serve (`allowedMethods`, read once the routes exist) and the headers its document names
+ * (`headers`: corsHeadersOf). Keys travel in the Authorization header, never in cookies, so
+ * credentials are not allowed.
  */
-export function corsOptions(origins: readonly string[], allowedMethods: () => readonly string[]): FastifyCorsOptions {
+export function corsOptions(origins: readonly string[], allowedMethods: () => readonly string[], headers: CorsHeaders): FastifyCorsOptions {
   let options: FastifyCorsOptions | undefined;
   return {
     delegator: (_request, callback) => {
       options ??= {
         origin: origins.includes('*') ? '*' : [...origins],
         methods: [...allowedMethods()],
-        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-        exposedHeaders: [
-          'Location',
-          'Link',
-          'Deprecation',
-          'Sunset',
-          'Retry-After',
-          'RateLimit',
-          'RateLimit-Policy',
-          'Idempotent-Replayed',
-          'X-Request-Id',
-        ],
+        allowedHeaders: [...headers.allowedHeaders],
+        exposedHeaders: [...headers.exposedHeaders],
         maxAge: 600,
       };
       callback(null, options);
