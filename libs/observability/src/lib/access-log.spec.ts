@@ -8,20 +8,20 @@ function exchange(url: string) {
     info: (line: unknown, message: string) => lines.push({ level: 'info', line, message }),
     error: (line: unknown, message: string) => lines.push({ level: 'error', line, message }),
   };
-  const request = { method: 'GET', url, principal: { keyId: 'env-1' } } as unknown as FastifyRequest;
+  const request = { method: 'GET', url, client: { name: 'client-1' } } as unknown as FastifyRequest;
   const reply = { statusCode: 200, elapsedTime: 1.5, log } as unknown as FastifyReply;
   return { request, reply, lines };
 }
 
 describe('AccessLogController', () => {
   it('logs one line per request with what the app adds, and a token from the query string redacted', () => {
-    const byKey = (request: FastifyRequest) => ({ key: (request as FastifyRequest & { principal: { keyId: string } }).principal.keyId });
+    const byClient = (request: FastifyRequest) => ({ client: (request as FastifyRequest & { client: { name: string } }).client.name });
     const { request, reply, lines } = exchange('/v1/things?access_token=secret&limit=1');
-    new AccessLogController(true, byKey).requestCompleted(null, request, reply);
+    new AccessLogController(true, byClient).requestCompleted(null, request, reply);
     expect(lines).toEqual([
       {
         level: 'info',
-        line: { method: 'GET', url: '/v1/things?access_token=[REDACTED]&limit=1', statusCode: 200, responseTime: 1.5, key: 'env-1' },
+        line: { method: 'GET', url: '/v1/things?access_token=[REDACTED]&limit=1', statusCode: 200, responseTime: 1.5, client: 'client-1' },
         message: 'request completed',
       },
     ]);
