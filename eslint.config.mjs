@@ -33,10 +33,17 @@ export default tseslint.config(
                 'passport*',
               ],
             },
-            { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:domain'] },
-            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:core'] },
-            { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:domain', 'type:core'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:core', 'type:auth'] },
+            // The shared libs (scope:shared) know no feature: they import each other and the domain only,
+            // each within its own constraint below.
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'type:domain'] },
+            { sourceTag: 'type:config', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:data-dir', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:http-errors', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:http-errors'] },
+            { sourceTag: 'type:observability', onlyDependOnLibsWithTags: ['type:http-errors'] },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:config', 'type:data-dir'] },
+            { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:domain', 'scope:shared'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'scope:shared', 'type:auth'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:client'] },
             { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] },
@@ -47,8 +54,8 @@ export default tseslint.config(
     },
   },
   {
-    // Core answers domain errors by their kind; it knows no feature and none of its errors.
-    files: ['libs/core/**/*.ts'],
+    // The shared libs answer domain errors by their kind; they know no feature and none of its errors.
+    files: ['libs/{config,data-dir,http-errors,http,observability}/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
@@ -58,7 +65,7 @@ export default tseslint.config(
             {
               name: '@petstore/domain',
               allowImportNames: ['DomainError', 'DomainErrorKind'],
-              message: "core maps domain errors generically (DomainError's code and kind), never a feature's own error",
+              message: "a shared lib maps domain errors generically (DomainError's code and kind), never a feature's own error",
             },
           ],
         },

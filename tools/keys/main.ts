@@ -10,7 +10,7 @@ import {
   runKeyCommand,
   sendKeyCommand,
 } from '@petstore/auth';
-import { InvalidConfigError, loadDatabaseConfig } from '@petstore/core';
+import { InvalidConfigError, loadDatabaseConfig } from '@petstore/config';
 import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
 import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
 import { parseArgs } from 'node:util';

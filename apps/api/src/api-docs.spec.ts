@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { loadConfig } from '@petstore/core';
+import { loadConfig } from '@petstore/config';
 import { createApp } from './create-app';
 import { operationsOf } from './testing/document';
 

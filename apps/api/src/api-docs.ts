@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { documentErrorCodes } from '@petstore/http-errors';
 import { API_PREFIX } from './app.module';
 import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
 
@@ -30,6 +31,8 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('pets', 'Animals held in the store')
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
+  // The Error body's codes: the protocol's and those each feature declares on its controller.
+  documentErrorCodes(app, document);
   // The service refuses unknown body properties and never sends any: every object it names is closed.
   for (const schema of Object.values(document.components?.schemas ?? {})) {
     if ('type' in schema && schema.type === 'object') schema.additionalProperties = false;

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
-import { AppConfig, HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/core';
+import { AppConfig } from '@petstore/config';
+import { HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/observability';
 import { Database, type DatabaseLocation, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 

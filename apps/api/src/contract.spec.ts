@@ -1,4 +1,4 @@
-import { BODY_LIMIT_BYTES } from '@petstore/core';
+import { BODY_LIMIT_BYTES } from '@petstore/http';
 import { PetRepository, StoreUnavailableError } from '@petstore/domain';
 import { Database } from '@petstore/persistence';
 import type { InjectOptions } from 'fastify';

@@ -3,31 +3,29 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { developmentApiKey } from '@petstore/auth';
+import { type AppConfig } from '@petstore/config';
+import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
-  AccessLogController,
   AJV_OPTIONS,
   answerUnroutable,
   applyRouteSchemas,
   assertEveryBodyValidated,
-  type AppConfig,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
+  corsHeadersOf,
   corsOptions,
-  ErrorBodyFilter,
   JsonBodyValidationPipe,
-  lazyChildLoggerFactory,
   NODE_SERVER_OPTIONS,
-  PinoNestLogger,
-  preparePrivateDataDir,
   registerExactJsonSerializer,
   registerJsonBodyParser,
   registerProtocolGuards,
-  registerRequestMetrics,
   registerResponseHeaders,
   registerSecurityHeaders,
   requestIdFor,
   RouteMethods,
-} from '@petstore/core';
+} from '@petstore/http';
+import { ErrorBodyFilter } from '@petstore/http-errors';
+import { AccessLogController, lazyChildLoggerFactory, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
@@ -63,8 +61,9 @@ export interface PetstoreApp {
  *     Hooks apply to the routes registered after them, so before Nest's.
  *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
  *  4. The Nest application: the modules, with the ports bound to their adapters.
- *  5. Prefix, CORS, the error filter, the validation pipe: read by Nest when it registers the routes (init).
- *  6. The document, then each route's schemas from it and the docs pages: schemas before init, which registers the routes.
+ *  5. Prefix, the error filter, the validation pipe: read by Nest when it registers the routes (init).
+ *  6. The document, then each route's schemas from it, the docs pages, and CORS, whose headers are the document's:
+ *     before init, which registers the routes.
  *  7. The bodies' check: every `@Body()` is a class the pipe validates, or the start fails.
  *  8. init: connects the database, migrates, registers the routes.
  *  9. 405 for the other methods of known paths: the route table is complete only after init.
@@ -73,7 +72,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 1.
   const logLevel = options.logLevel ?? config.logLevel;
   const pretty = options.logLevel === undefined && !config.production;
-  const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel));
+  // The line names the key that made the request: its public name (prefix, or env-N), never the secret.
+  const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel), (request) => ({
+    key: request.principal?.keyId,
+  }));
   const adapter = new FastifyAdapter({
     logger: {
       level: logLevel,
@@ -119,13 +121,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   );
   // 5.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
-  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served()));
   app.useGlobalFilters(new ErrorBodyFilter());
   app.useGlobalPipes(new JsonBodyValidationPipe());
   // 6.
   const document = createApiDocument(app);
   applyRouteSchemas(app, document);
   serveApiDocs(app, document);
+  if (config.corsOrigins.length > 0) {
+    app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
+  }
   // 7.
   assertEveryBodyValidated(app);
   if (options.documentOnly) return { app, document };

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '@petstore/core';
+import { loadConfig } from '@petstore/config';
 import { createApp } from './create-app';
 
 // Run from dist/apps/api/src.

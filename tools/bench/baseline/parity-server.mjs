@@ -20,7 +20,7 @@ import { baselineEnv, createBaseline, createPool, serve } from './app.mjs';
 const require = createRequire(import.meta.url);
 // Small modules with no framework behind them: loading them costs the process nothing.
 const { BootstrapKeys } = require('../../../dist/libs/auth/src/lib/bootstrap-keys.js');
-const { requestIdFor } = require('../../../dist/libs/core/src/lib/http/http-setup.js');
+const { requestIdFor } = require('../../../dist/libs/http/src/lib/http-setup.js');
 
 const { port, databaseUrl, apiKey, facts } = baselineEnv('parity');
 const pool = createPool(databaseUrl, 'petstore-parity');

@@ -14,7 +14,8 @@ const SAMPLE_ROW = { id: '1', name: 'Rex', categoryId: '1', status: 'available' 
 /** The service's facts for a per-key limit of `perKeyPerMinute` (RATE_LIMIT_PER_MINUTE). */
 export async function serviceFacts(root, { perKeyPerMinute }) {
   const load = (path) => require(join(root, 'dist', path));
-  const core = load('libs/core/src/index.js');
+  const { API_SECURITY_HEADERS, helmetHeaders } = load('libs/http/src/index.js');
+  const { loadConfig } = load('libs/config/src/index.js');
   const { rateLimitHeaders, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } = load('libs/auth/src/index.js');
   const { GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
   const { IDEMPOTENCY_KEY_MESSAGE } = load('libs/pets/src/lib/idempotency-key.header.js');
@@ -23,7 +24,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
   const policy = RATE_LIMIT_POLICIES.perKey;
   const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
   return {
-    securityHeaders: core.helmetHeaders(core.API_SECURITY_HEADERS),
+    securityHeaders: helmetHeaders(API_SECURITY_HEADERS),
     deprecationHeaders: { ...GET_PET_DEPRECATION_HEADERS },
     rateLimit: {
       policy,
@@ -33,7 +34,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
     },
     idempotency: {
       // The service's default (IDEMPOTENCY_KEY_LIFETIME_SECONDS unset), which the bench keeps.
-      lifetimeSeconds: core.loadConfig({}).idempotencyKeyLifetimeSeconds,
+      lifetimeSeconds: loadConfig({}).idempotencyKeyLifetimeSeconds,
       retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS,
       keyMaxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
       keyMessage: IDEMPOTENCY_KEY_MESSAGE,

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { loadConfig } from '@petstore/core';
+import { loadConfig } from '@petstore/config';
 import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../create-app';

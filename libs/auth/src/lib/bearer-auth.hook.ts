@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiException, ErrorCode } from '@petstore/core';
+import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { authFailuresCounter, rateLimitedCounter } from './auth-metrics';
@@ -33,13 +33,13 @@ class AuthenticationFailure {
 
 function unauthorized(reason: FailureReason, quota: Quota): ApiException {
   const { message, challenge } = UNAUTHORIZED[reason];
-  return new ApiException(ErrorCode.Unauthorized, 401, message, { 'www-authenticate': challenge, ...rateLimitHeaders(quota) });
+  return new ApiException(HttpErrorCode.Unauthorized, 401, message, { 'www-authenticate': challenge, ...rateLimitHeaders(quota) });
 }
 
 function rateLimited(quota: Quota): ApiException {
   rateLimitedCounter.inc({ policy: quota.policy });
   const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
-  return new ApiException(ErrorCode.RateLimited, 429, message, {
+  return new ApiException(HttpErrorCode.RateLimited, 429, message, {
     'retry-after': String(Math.max(quota.resetSeconds, 1)),
     ...rateLimitHeaders(quota),
   });

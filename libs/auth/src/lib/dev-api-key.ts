@@ -1,4 +1,4 @@
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/data-dir';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/core';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/data-dir';
 import { transformSync } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -162,9 +162,9 @@ describe('lockDataDir', () => {
 
     beforeAll(() => {
       work = mkdtempSync(join(tmpdir(), 'petstore-lock-race-'));
-      // This module compiled, with @petstore/core's two modes in place of the library.
+      // This module compiled, with @petstore/data-dir's two modes in place of the library.
       const compiled = transformSync(readFileSync(join(__dirname, 'data-dir-lock.ts'), 'utf8'), { loader: 'ts', format: 'cjs' }).code;
-      const core = 'require("@petstore/core")';
+      const core = 'require("@petstore/data-dir")';
       expect(compiled).toContain(core);
       moduleFile = join(work, 'data-dir-lock.js');
       writeFileSync(moduleFile, compiled.replace(core, JSON.stringify({ PRIVATE_DIR_MODE, PRIVATE_FILE_MODE })));

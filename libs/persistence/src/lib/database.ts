@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { makeTreePrivate, preparePrivateDataDir } from '@petstore/core';
+import { makeTreePrivate, preparePrivateDataDir } from '@petstore/data-dir';
 import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';

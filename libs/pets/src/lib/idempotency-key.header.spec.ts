@@ -1,4 +1,4 @@
-import { ApiException } from '@petstore/core';
+import { ApiException } from '@petstore/http-errors';
 import { IDEMPOTENCY_KEY_MESSAGE, idempotencyKeyOf, parseIdempotencyKey } from './idempotency-key.header';
 
 const UUID = '8e03978e-40d5-43e8-bc93-6894a57f9324';

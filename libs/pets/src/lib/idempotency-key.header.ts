@@ -1,5 +1,8 @@
-import { validationFailed } from '@petstore/core';
+import { validationFailed } from '@petstore/http-errors';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotencyKey } from '@petstore/domain';
+
+/** The request header that makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header), as Node names it. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 export const IDEMPOTENCY_KEY_MESSAGE =
   `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, ` +

@@ -9,10 +9,12 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
-import { type ApiHeader, ErrorCode, JSON_MAX_DEPTH } from '@petstore/core';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT } from '@petstore/domain';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
+import { JSON_MAX_DEPTH } from '@petstore/http';
+import { type ApiHeader, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
+import { PetsErrorCode } from './pets.error-codes';
 
 // The OpenAPI description of the three operations, in the words of the specification.
 
@@ -68,6 +70,14 @@ const IDEMPOTENCY_RETRY_AFTER: ApiHeader = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60, example: IDEMPOTENCY_RETRY_AFTER_SECONDS },
 };
 
+/** What the operations' 500 and 503 say beyond the protocol's words: the store's errors, in the domain's terms. */
+const SERVER_ERRORS: ServerErrorDocs = {
+  internalErrorNote:
+    `\`${PetsErrorCode.WriteOutcomeUnknown}\`: the database connection was lost after a write was sent, so it may or may not have been done; ` +
+    'a retry with the same `Idempotency-Key` gets the one outcome',
+  unavailableMessage: new StoreUnavailableError().message,
+};
+
 export function ApiListPets() {
   return applyDecorators(
     ApiExtraModels(PetDto),
@@ -93,10 +103,10 @@ export function ApiListPets() {
     ApiAuthenticatedErrorResponse(
       400,
       'A query parameter is invalid',
-      ErrorCode.ValidationFailed,
+      HttpErrorCode.ValidationFailed,
       'limit must be an integer from 1 to 100',
     ),
-    ApiAuthenticatedCommonResponses(),
+    ApiAuthenticatedCommonResponses(SERVER_ERRORS),
   );
 }
 
@@ -134,30 +144,30 @@ export function ApiCreatePet() {
       400,
       `Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than ${JSON_MAX_DEPTH} levels; ` +
         'or the Idempotency-Key is malformed',
-      ErrorCode.ValidationFailed,
+      HttpErrorCode.ValidationFailed,
       'name is required',
     ),
     ApiAuthenticatedErrorResponse(
       409,
       'A request with this Idempotency-Key is being processed right now; retry after `Retry-After` seconds to get its answer',
-      ErrorCode.IdempotencyKeyInProgress,
+      PetsErrorCode.IdempotencyKeyInProgress,
       `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
       { 'Retry-After': IDEMPOTENCY_RETRY_AFTER },
     ),
     ApiAuthenticatedErrorResponse(
       422,
       'This Idempotency-Key was used with another request body; a new request needs a new key',
-      ErrorCode.IdempotencyKeyReused,
+      PetsErrorCode.IdempotencyKeyReused,
       'This Idempotency-Key was used with another request body; send a new key for a new request',
     ),
-    ApiAuthenticatedErrorResponse(413, 'Body larger than 64 KiB', ErrorCode.PayloadTooLarge, 'Request body is too large'),
+    ApiAuthenticatedErrorResponse(413, 'Body larger than 64 KiB', HttpErrorCode.PayloadTooLarge, 'Request body is too large'),
     ApiAuthenticatedErrorResponse(
       415,
       'Body is not application/json',
-      ErrorCode.UnsupportedMediaType,
+      HttpErrorCode.UnsupportedMediaType,
       'Content-Type must be application/json',
     ),
-    ApiAuthenticatedCommonResponses(),
+    ApiAuthenticatedCommonResponses(SERVER_ERRORS),
   );
 }
 
@@ -180,11 +190,11 @@ export function ApiGetPet() {
     ApiAuthenticatedErrorResponse(
       400,
       'petId is not a 64-bit integer',
-      ErrorCode.ValidationFailed,
+      HttpErrorCode.ValidationFailed,
       'petId must be a 64-bit integer',
       DEPRECATION_HEADERS,
     ),
-    ApiAuthenticatedErrorResponse(404, 'The animal could not be found', ErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
-    ApiAuthenticatedCommonResponses(),
+    ApiAuthenticatedErrorResponse(404, 'The animal could not be found', PetsErrorCode.PetNotFound, 'No pet with id 1', DEPRECATION_HEADERS),
+    ApiAuthenticatedCommonResponses(SERVER_ERRORS),
   );
 }

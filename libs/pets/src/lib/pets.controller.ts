@@ -2,23 +2,28 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
-import { ApiException, ErrorCode, IDEMPOTENCY_KEY_HEADER, type RouteHeadersConfig } from '@petstore/core';
+import type { RawBodyConfig, RouteHeadersConfig } from '@petstore/http';
 import type { Pet } from '@petstore/domain';
+import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
-import { idempotencyKeyOf } from './idempotency-key.header';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './idempotency-key.header';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
+import { PetsErrorCode } from './pets.error-codes';
 import { PetsService } from './pets.service';
 
 /** Every answer of getPet, errors included, carries its deprecation headers. */
 const GET_PET_DEPRECATION: RouteHeadersConfig = { responseHeaders: GET_PET_DEPRECATION_HEADERS };
 
+/** A create with an Idempotency-Key is known by its body's bytes as received: the parser keeps them. */
+const CREATE_BODY_BYTES: RawBodyConfig = { keepRawBodyWith: IDEMPOTENCY_KEY_HEADER };
+
 /** A retry of an idempotent create that must wait for the first request to finish. */
 function keyInProgress(): ApiException {
   return new ApiException(
-    ErrorCode.IdempotencyKeyInProgress,
+    PetsErrorCode.IdempotencyKeyInProgress,
     409,
     `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
     { 'retry-after': String(IDEMPOTENCY_RETRY_AFTER_SECONDS) },
@@ -28,7 +33,7 @@ function keyInProgress(): ApiException {
 /** An Idempotency-Key sent again with another request than the one it was first used for. */
 function keyReused(): ApiException {
   return new ApiException(
-    ErrorCode.IdempotencyKeyReused,
+    PetsErrorCode.IdempotencyKeyReused,
     422,
     'This Idempotency-Key was used with another request body; send a new key for a new request',
   );
@@ -43,6 +48,7 @@ function principalOf(request: FastifyRequest): Principal {
 
 @ApiTags('pets')
 @ApiBearerAuth('bearer')
+@ApiErrorCodes(Object.values(PetsErrorCode))
 @Controller('pets')
 export class PetsController {
   constructor(private readonly pets: PetsService) {}
@@ -65,6 +71,7 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
+  @RouteConfig(CREATE_BODY_BYTES)
   @ApiCreatePet()
   async create(@Body() body: CreatePetDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);

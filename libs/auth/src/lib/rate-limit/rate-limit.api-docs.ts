@@ -1,5 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { type ApiHeader, type ApiHeaders, ApiErrorResponse, ApiServerErrorResponses, ErrorCode } from '@petstore/core';
+import {
+  type ApiHeader,
+  type ApiHeaders,
+  ApiErrorResponse,
+  ApiServerErrorResponses,
+  HttpErrorCode,
+  type ServerErrorDocs,
+} from '@petstore/http-errors';
 import { AUTH_REALM } from '../auth-realm';
 
 /** Every rate limit counts in fixed windows of this many seconds: the longest wait a 429 asks for. */
@@ -50,20 +57,20 @@ const RATE_LIMITED_RETRY_AFTER: ApiHeader = {
 export function ApiAuthenticatedErrorResponse(
   status: number,
   description: string,
-  code: ErrorCode,
+  code: string,
   message: string,
   headers: ApiHeaders = {},
 ) {
   return ApiErrorResponse(status, description, code, message, { ...headers, ...RATE_LIMIT_HEADERS });
 }
 
-/** Documents 401, 429, 500 and 503, which every authenticated operation can answer. */
-export function ApiAuthenticatedCommonResponses() {
+/** Documents 401, 429, 500 and 503, which every authenticated operation can answer; `serverErrors`: what its feature adds to 500 and 503. */
+export function ApiAuthenticatedCommonResponses(serverErrors: ServerErrorDocs = {}) {
   return applyDecorators(
     ApiAuthenticatedErrorResponse(
       401,
       'API key missing or invalid, or more than one Authorization header',
-      ErrorCode.Unauthorized,
+      HttpErrorCode.Unauthorized,
       'Invalid API key',
       {
         'WWW-Authenticate': WWW_AUTHENTICATE,
@@ -72,10 +79,10 @@ export function ApiAuthenticatedCommonResponses() {
     ApiAuthenticatedErrorResponse(
       429,
       "Too many requests: the key's rate limit, or the client address's allowance of failed authentications, is used up until the window resets",
-      ErrorCode.RateLimited,
+      HttpErrorCode.RateLimited,
       'Rate limit exceeded; retry in 42 s',
       { 'Retry-After': RATE_LIMITED_RETRY_AFTER },
     ),
-    ApiServerErrorResponses(RATE_LIMIT_HEADERS),
+    ApiServerErrorResponses(RATE_LIMIT_HEADERS, serverErrors),
   );
 }

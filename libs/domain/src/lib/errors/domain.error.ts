@@ -4,7 +4,10 @@
  */
 export type DomainErrorKind = 'not-found' | 'unavailable' | 'outcome-unknown';
 
-/** Base of every error the domain raises: a stable machine-readable code and a kind. */
+/**
+ * Base of every error the domain raises: a stable machine-readable code and a kind. Each error
+ * class also gives its code as a static `code`, for what documents it without raising it.
+ */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
   abstract readonly kind: DomainErrorKind;

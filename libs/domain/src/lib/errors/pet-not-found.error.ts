@@ -1,7 +1,8 @@
 import { DomainError } from './domain.error';
 
 export class PetNotFoundError extends DomainError {
-  readonly code = 'PET_NOT_FOUND';
+  static readonly code = 'PET_NOT_FOUND';
+  readonly code = PetNotFoundError.code;
   readonly kind = 'not-found';
 
   constructor(readonly petId: bigint) {

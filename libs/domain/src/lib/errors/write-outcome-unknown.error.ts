@@ -5,7 +5,8 @@ import { DomainError } from './domain.error';
  * retry with the same idempotency key is answered with the one outcome.
  */
 export class WriteOutcomeUnknownError extends DomainError {
-  readonly code = 'WRITE_OUTCOME_UNKNOWN';
+  static readonly code = 'WRITE_OUTCOME_UNKNOWN';
+  readonly code = WriteOutcomeUnknownError.code;
   readonly kind = 'outcome-unknown';
 
   constructor(options?: ErrorOptions) {

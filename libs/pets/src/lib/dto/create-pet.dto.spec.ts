@@ -1,5 +1,6 @@
 import type { ArgumentMetadata } from '@nestjs/common';
-import { ApiException, JsonBodyValidationPipe } from '@petstore/core';
+import { JsonBodyValidationPipe } from '@petstore/http';
+import { ApiException } from '@petstore/http-errors';
 import { CreatePetDto } from './create-pet.dto';
 
 async function rejection(promise: () => Promise<unknown>): Promise<ApiException> {

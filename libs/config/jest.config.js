@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'config',
+  preset: '../../jest.preset.js',
+};

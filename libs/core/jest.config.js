@@ -1,4 +1,0 @@
-module.exports = {
-  displayName: 'core',
-  preset: '../../jest.preset.js',
-};

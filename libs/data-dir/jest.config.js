@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'data-dir',
+  preset: '../../jest.preset.js',
+};

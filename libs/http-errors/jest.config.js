@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'http-errors',
+  preset: '../../jest.preset.js',
+};

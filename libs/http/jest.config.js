@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'http',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { sendError } from '@petstore/http-errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { API_HEADERS } from './security';
+
+/** Extra response headers a route declares in its config, sent with every answer of that route, errors included. */
+export interface RouteHeadersConfig {
+  readonly responseHeaders?: Readonly<Record<string, string>>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Uses the caller's X-Request-Id when it is a plain token, so logs can be correlated across services. */
+export function requestIdFor(request: IncomingMessage): string {
+  const supplied = request.headers['x-request-id'];
+  return typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
+}
+
+/**
+ * Fastify's `frameworkErrors`: answers a request its router refused (a malformed percent-encoding)
+ * as every routed answer goes out, though no hook runs for it: security headers, X-Request-Id,
+ * the Error body (which does not echo the URL) and the access-log line.
+ */
+export function answerUnroutable(accessLog: Pick<LogController, 'requestCompleted'>) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.headers(API_HEADERS).header('x-request-id', request.id);
+    reply.raw.once('finish', () => accessLog.requestCompleted(null, request, reply));
+    sendError(error, request, reply);
+  };
+}
+
+/** Echoes the request id and adds the headers a route declares in its config (see RouteHeadersConfig). */
+export function registerResponseHeaders(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
+    const headers = (request.routeOptions.config as RouteHeadersConfig).responseHeaders;
+    if (headers) reply.headers(headers);
+    done(null, payload);
+  });
+}

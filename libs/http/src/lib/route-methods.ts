@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiException, HttpErrorCode } from '@petstore/http-errors';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The methods each route under a prefix serves, learnt from the routes as they are registered:
+ * the one source of the 405 answers' Allow header and of the methods CORS allows. Create it
+ * before the routes are registered; call `answerOtherMethodsWith405` after, before listening.
+ */
+export class RouteMethods {
+  private readonly servedByUrl = new Map<string, Set<string>>();
+  /** Set once the 405 routes are added: they serve nothing, so they are not learnt. */
+  private complete = false;
+
+  constructor(
+    private readonly fastify: FastifyInstance,
+    prefix: string,
+  ) {
+    fastify.addHook('onRoute', (route) => {
+      if (this.complete || !route.url.startsWith(prefix)) return;
+      const served = this.servedByUrl.get(route.url) ?? new Set<string>();
+      for (const method of [route.method].flat()) served.add(method);
+      if (served.has('GET')) served.add('HEAD');
+      this.servedByUrl.set(route.url, served);
+    });
+  }
+
+  /** Every method some route under the prefix serves, in the usual order. */
+  served(): string[] {
+    const all = new Set([...this.servedByUrl.values()].flatMap((served) => [...served]));
+    return METHODS.filter((method) => all.has(method));
+  }
+
+  /** Makes a method that a known route does not serve answer 405 with an Allow header, instead of Fastify's 404. */
+  answerOtherMethodsWith405(): void {
+    this.complete = true;
+    for (const [url, served] of this.servedByUrl) {
+      const allow = METHODS.filter((method) => served.has(method)).join(', ');
+      this.fastify.route({
+        method: METHODS.filter((method) => !served.has(method)),
+        url,
+        handler: () => {
+          throw new ApiException(HttpErrorCode.MethodNotAllowed, 405, `Method not allowed; ${url} allows ${allow}`, { allow });
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'observability',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,56 @@
+import { Controller, Get, Header, Headers, Inject, Optional } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { register } from 'prom-client';
+import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
+
+/** Injection token: the bearer token a scraper must send, if any (METRICS_TOKEN). */
+export const METRICS_TOKEN = Symbol('METRICS_TOKEN');
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether an Authorization header carries the metrics token (compared in constant time), or no token is asked for. */
+function admitsScraper(token: string | undefined, authorization: string | undefined): boolean {
+  return token === undefined || timingSafeEqual(digest(`Bearer ${token}`), digest(authorization ?? ''));
+}
+
+const SCRAPER_CHALLENGE = { 'www-authenticate': 'Bearer realm="metrics"' };
+
+/**
+ * Prometheus metrics, for the platform's scraper like the probes: outside /v1, out of the API
+ * contract. Served here on the API's port unless METRICS_PORT gives it a port of its own
+ * (serveMetricsOnOwnPort); METRICS_TOKEN makes a scraper send `Authorization: Bearer <token>`.
+ */
+@ApiExcludeController()
+@Controller()
+export class MetricsController {
+  constructor(@Optional() @Inject(METRICS_TOKEN) private readonly token?: string) {}
+
+  @Get('metrics')
+  @Header('content-type', register.contentType)
+  async metrics(@Headers('authorization') authorization?: string): Promise<string> {
+    if (!admitsScraper(this.token, authorization)) {
+      throw new ApiException(HttpErrorCode.Unauthorized, 401, 'The metrics token is missing or wrong', SCRAPER_CHALLENGE);
+    }
+    return register.metrics();
+  }
+}
+
+/** Serves GET /metrics alone on its own port, so that only the platform's network reaches it. */
+export async function serveMetricsOnOwnPort(port: number, host: string, token: string | undefined): Promise<Server> {
+  const server = createServer((request, response) => {
+    const answer = (status: number, body: string, headers: Record<string, string>) => response.writeHead(status, headers).end(body);
+    const error = (status: number, headers: Record<string, string> = {}) =>
+      answer(status, JSON.stringify(errorResponseFor(status).body), { 'content-type': 'application/json; charset=utf-8', ...headers });
+    if (request.url?.split('?')[0] !== '/metrics') return error(404);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return error(405, { allow: 'GET, HEAD' });
+    if (!admitsScraper(token, request.headers.authorization)) return error(401, SCRAPER_CHALLENGE);
+    register.metrics().then(
+      (text) => answer(200, text, { 'content-type': register.contentType }),
+      () => error(500),
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  return server;
+}
