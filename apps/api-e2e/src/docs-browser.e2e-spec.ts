@@ -26,8 +26,6 @@ const BROWSER_REQUIRED = process.env.E2E_BROWSER === '1';
 const BROWSER_PRESENT = existsSync(CHROMIUM);
 /** Why the test does not run here, if it does not. */
 function skipReason(): string | undefined {
-  // The page calls its own server, never Prism: the same run without Prism covers it.
-  if (process.env.E2E_PRISM === '1') return 'the run through Prism does not involve the page';
   if (!BROWSER_PRESENT && !BROWSER_REQUIRED) {
     return `${CHROMIUM} is absent (apt-get install chromium); CI sets E2E_BROWSER=1, which makes this a failure`;
   }

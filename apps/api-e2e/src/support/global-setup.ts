@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPooledTopology } from './pooled-topology';
-import { startPrism } from './prism';
 import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } from './server';
 
 /**
@@ -33,11 +32,6 @@ async function startTarget(target: E2eTarget): Promise<void> {
     url = server.url;
   }
   process.env[`E2E_URL_${target}`] = url;
-  if (process.env.E2E_PRISM === '1') {
-    const prism = await startPrism(`${url}/v1`);
-    process.env[`E2E_PRISM_URL_${target}`] = prism.url;
-    (globalThis as Record<string, unknown>)[`e2ePrism_${target}`] = prism;
-  }
 }
 
 /**

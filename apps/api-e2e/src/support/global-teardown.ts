@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { PooledTopology } from './pooled-topology';
-import type { RunningPrism } from './prism';
 import { type E2eTarget, PGLITE_TEMPLATE_VARIABLE, type RunningServer } from './server';
 
 /** Stops what global set-up started for each target of the run (see there: Jest calls both once per run). */
@@ -22,16 +21,12 @@ async function stopTarget(target: E2eTarget): Promise<void> {
     rmSync(template, { recursive: true, force: true });
     delete process.env[PGLITE_TEMPLATE_VARIABLE];
   }
-  const prism = shared[`e2ePrism_${target}`] as RunningPrism | undefined;
-  const violations = (await prism?.stop()) ?? [];
-  if (prism) console.log(`\ne2e:${target}: Prism reported ${violations.length} response violations`);
   const topology = shared[`e2eTopology_${target}`] as PooledTopology | undefined;
   if (topology) {
     const connections = await topology.stop();
     console.log(`\ne2e:pooled: the load balancer handed ${connections.join(' and ')} connections to the two instances`);
     if (connections.some((count) => count === 0)) throw new Error('The suite did not reach both instances');
   }
-  if (violations.length > 0) throw new Error(`The service broke its OpenAPI contract:\n${violations.join('\n')}`);
 }
 
 function reportValidatedCount(): void {

@@ -1,0 +1,54 @@
+import { call } from './testing/http';
+import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+
+// CORS with CORS_ORIGINS, on the real application in process (off by default: security.spec.ts).
+
+const ORIGIN = 'https://app.example.com';
+
+describe('CORS with CORS_ORIGINS', () => {
+  let petstore: InProcessApp;
+  beforeAll(async () => {
+    petstore = await startInProcessApp({ CORS_ORIGINS: `${ORIGIN},http://localhost:5173` });
+  });
+  afterAll(() => petstore?.close());
+
+  it('answers a preflight from a listed origin before authentication', async () => {
+    const response = await call(petstore, 'OPTIONS', '/v1/pets', {
+      auth: false,
+      contract: false,
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id');
+    expect(response.headers.get('access-control-allow-methods')).toMatch(/^GET, ?HEAD, ?POST$/);
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('answers a preflight without Origin with the Error body', async () => {
+    const response = await call(petstore, 'OPTIONS', '/v1/pets', {
+      auth: false,
+      contract: false,
+      headers: { 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ code: 'BAD_REQUEST', message: expect.any(String), status: 400 });
+  });
+
+  it('lets a listed origin read the answer and its headers', async () => {
+    const response = await call(petstore, 'GET', '/v1/pets', { headers: { origin: ORIGIN } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(response.headers.get('access-control-expose-headers')).toContain('RateLimit');
+  });
+
+  it('gives an unlisted origin nothing to read', async () => {
+    const response = await call(petstore, 'GET', '/v1/pets', { headers: { origin: 'https://evil.example.com' } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
