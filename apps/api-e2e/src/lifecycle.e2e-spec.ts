@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { target } from './support/api';
+import { operations, urlOf } from './support/document';
 import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
 
 const json = { ...AUTH, 'content-type': 'application/json' };
@@ -142,7 +143,16 @@ describe('service lifecycle', () => {
         const created = await fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Unnamed","categoryId":3}' });
         expect(created.status).toBe(201);
         const { id } = (await created.json()) as { id: number };
-        expect((await fetch(`${server.url}/v1/pets/${id}`, { headers: AUTH })).status).toBe(200);
+        // Every operation of the document, as its example request, its path parameters naming that pet.
+        for (const operation of operations) {
+          const path = urlOf(operation, Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, String(id)])));
+          const body = operation.bodyExample;
+          const response = await fetch(`${server.url}${path}`, { method: operation.method, headers: body ? json : AUTH, body });
+          expect({ operation: operation.operationId, succeeded: response.ok }).toEqual({
+            operation: operation.operationId,
+            succeeded: true,
+          });
+        }
         expect((await fetch(`${server.url}/v1/pets?status=available&limit=5`, { headers: AUTH })).status).toBe(200);
       } finally {
         await server.stop();

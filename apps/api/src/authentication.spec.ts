@@ -1,3 +1,4 @@
+import { committedDocument, exampleRequestOf, operationsOf } from './testing/document';
 import { call, expectError } from './testing/http';
 import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
 
@@ -10,11 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => petstore?.close());
 
-const OPERATIONS: ReadonlyArray<[string, string, string?]> = [
-  ['GET', '/v1/pets'],
-  ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
-  ['GET', '/v1/pets/1'],
-];
+const document = committedDocument();
+/** Every operation of the committed document, as its documented example request. */
+const OPERATIONS = operationsOf(document).map((entry) => {
+  const { method, url, body } = exampleRequestOf(document, entry);
+  return [method, url, body] as const;
+});
 
 describe('bearer authentication', () => {
   describe.each(OPERATIONS)('%s %s', (method, path, json) => {

@@ -2,7 +2,16 @@ import { BODY_LIMIT_BYTES } from '@petstore/core';
 import { PetRepository, StoreUnavailableError } from '@petstore/domain';
 import { Database } from '@petstore/persistence';
 import type { InjectOptions } from 'fastify';
-import { committedDocument, type DocumentedOperation, driftFromCommitted, operationsOf, ResponseValidator } from './testing/document';
+import {
+  bodyExampleOf,
+  committedDocument,
+  type DocumentedOperation,
+  driftFromCommitted,
+  exampleRequestOf,
+  operationsOf,
+  parametersOf,
+  ResponseValidator,
+} from './testing/document';
 import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
 import { type RunningPrism, startPrism } from './testing/prism';
 
@@ -20,7 +29,6 @@ const INT64_MAX = '9223372036854775807';
 const AUTH_FAILURES = 3;
 const THROUGH_PRISM = process.env.TEST_PRISM === '1';
 
-type Parameter = { name: string; in: string; schema?: { example?: unknown }; example?: unknown };
 type Arrange = (petstore: InProcessApp) => void | Promise<void>;
 interface Recipe {
   readonly arrange?: Arrange;
@@ -31,27 +39,15 @@ let addressCount = 0;
 /** A client address of its own for each request: the failure budget counts per address. */
 const newAddress = () => `10.9.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
 
-const parametersOf = ({ operation }: DocumentedOperation) => (operation.parameters ?? []) as Parameter[];
-const exampleOf = (parameter: Parameter) => String(parameter.example ?? parameter.schema?.example ?? '');
-const bodyExampleOf = ({ operation }: DocumentedOperation): unknown => {
-  const content = (operation.requestBody as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)
-    ?.content?.['application/json'];
-  return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
-};
-
 /** The operation's documented example request, with `path` values replacing its path parameters' examples. */
 function exampleRequest(entry: DocumentedOperation, path: Record<string, string> = {}): InjectOptions {
-  let url = `/v1${entry.path}`;
-  for (const parameter of parametersOf(entry).filter((p) => p.in === 'path')) {
-    url = url.replace(`{${parameter.name}}`, path[parameter.name] ?? exampleOf(parameter));
-  }
-  const body = bodyExampleOf(entry);
+  const { method, url, body } = exampleRequestOf(document, entry, path);
   return {
-    method: entry.method as InjectOptions['method'],
+    method: method as InjectOptions['method'],
     url,
     remoteAddress: newAddress(),
     headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { payload: body }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
+import { apiSurfaceOf } from './testing/api-surface';
 import { committedDocument } from './testing/document';
 import { ALLOWED_ORIGIN, type FuzzRequest, fuzzRequest, wireBytes } from './testing/fuzz-requests';
 import { AUTH, type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
@@ -26,8 +27,10 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Examples shown for each distinct failure. */
 const EXAMPLES = 2;
 
-/** The codes an Error body may carry: the ErrorCode of the committed OpenAPI document. */
-const DOCUMENTED_CODES: readonly string[] = (committedDocument().components?.schemas?.ErrorCode as { enum: string[] }).enum;
+/** The committed OpenAPI document: the operations the requests are made for (apiSurfaceOf). */
+const document = committedDocument();
+/** The codes an Error body may carry: the document's ErrorCode. */
+const DOCUMENTED_CODES: readonly string[] = (document.components?.schemas?.ErrorCode as { enum: string[] }).enum;
 /** The statuses each code goes with (docs/contract.md, "Errors"); BAD_REQUEST is "any other malformed request". */
 const STATUSES_OF_CODE: Readonly<Record<string, readonly number[]>> = {
   UNAUTHORIZED: [401],
@@ -97,7 +100,9 @@ function integerOf(variable: string): number | undefined {
 /** The run's requests: the same for the same seed, whatever the concurrency. */
 function sampledRequests(authority: string): { index: number; request: FuzzRequest }[] {
   const count = ONLY ? Math.max(...ONLY) + 1 : RUNS;
-  const all = fc.sample(fuzzRequest(authority, TEST_API_KEY), { seed: SEED, numRuns: count }).map((request, index) => ({ index, request }));
+  const all = fc
+    .sample(fuzzRequest(authority, TEST_API_KEY, apiSurfaceOf(document)), { seed: SEED, numRuns: count })
+    .map((request, index) => ({ index, request }));
   return ONLY ? all.filter(({ index }) => ONLY.includes(index)) : all;
 }
 

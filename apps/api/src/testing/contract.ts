@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { committedDocument, operationsOf } from './document';
+import { basePathOf, committedDocument, operationsOf } from './document';
 
 // Checks an answer of a documented operation against the committed OpenAPI document: an
 // undocumented status, a missing documented header or a body of the wrong shape fails. Which
@@ -34,7 +34,7 @@ export class ContractChecker {
   constructor(private readonly document: OpenAPIObject = committedDocument()) {
     // OpenAPI 3.0 schemas carry `example` and formats such as int64 that JSON Schema validators do not know.
     this.ajv.addSchema({ ...document, $id: 'openapi' });
-    const basePath = new URL(document.servers?.[0]?.url ?? 'http://x/').pathname.replace(/\/$/, '');
+    const basePath = basePathOf(document);
     this.templates = [...new Set(operationsOf(document).map(({ path }) => path))].map((template) => ({
       template,
       pattern: new RegExp(`^${basePath}${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
