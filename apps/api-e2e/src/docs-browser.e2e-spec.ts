@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Browser, Locator } from 'playwright-core';
 import { type DocumentedOperation, operations } from './support/document';
+import { KEEP_VARIABLE, tempDir } from './support/leftovers';
 import { target } from './support/api';
 import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 import {
@@ -62,7 +61,8 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
   let browser: Browser;
   /** Where the page was served from: http://127.0.0.1:<random port>. */
   let origin: string;
-  const screenshotDir = mkdtempSync(join(tmpdir(), 'petstore-docs-screens-'));
+  // In the run's root folder: removed at the end of the run unless E2E_KEEP_TMP=1.
+  const screenshotDir = tempDir('screenshots');
   let docs: DocsPage | undefined;
 
   beforeAll(async () => {
@@ -82,7 +82,7 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
     // Waits for a browser still starting when beforeAll gave up, so that none is left running.
     const launched = await launching?.catch(() => undefined);
     await Promise.all([launched?.close(), server?.stop()]);
-    console.log(`Screenshots of the Swagger UI test: ${screenshotDir}`);
+    console.log(`Screenshots of the Swagger UI test: ${screenshotDir} (kept after the run with ${KEEP_VARIABLE}=1)`);
   });
 
   /** The /docs page in a fresh profile, with the test key entered through Authorize unless `authorized` is false. */

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { target } from './support/api';
 import { operations, urlOf } from './support/document';
+import { tempDir } from './support/leftovers';
 import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
 
 const json = { ...AUTH, 'content-type': 'application/json' };
@@ -109,7 +109,7 @@ describe('service lifecycle', () => {
     ['a DATABASE_URL that is not PostgreSQL', { DATABASE_URL: 'mysql://localhost/test' }, 'DATABASE_URL'],
     ['production without API keys', { NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS'],
   ])('refuses to start with %s, saying why', async (_case, env, variable) => {
-    const { code, output } = await runServerToExit({ DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')), API_KEYS: 'k', ...env });
+    const { code, output } = await runServerToExit({ DATA_DIR: tempDir('refused'), API_KEYS: 'k', ...env });
     expect(code).toBe(1);
     expect(output).toContain(variable);
   });

@@ -5,6 +5,7 @@ import { Database } from '@petstore/persistence';
 import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../create-app';
+import { closeAtFileEnd } from './left-open';
 
 /** The key the in-process app accepts. */
 export const TEST_API_KEY = 'in-process-test-key-0123456789';
@@ -37,7 +38,13 @@ export interface InProcessApp {
  * RATE_LIMIT_PER_MINUTE). One per test file, started in its beforeAll: prom-client's registry is
  * per module registry, and tests tell their data apart.
  */
-export async function startInProcessApp(env: Readonly<Record<string, string>> = {}): Promise<InProcessApp> {
+export function startInProcessApp(env: Readonly<Record<string, string>> = {}): Promise<InProcessApp> {
+  const starting = start(env);
+  closeAtFileEnd(starting);
+  return starting;
+}
+
+async function start(env: Readonly<Record<string, string>>): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();
   try {
@@ -45,6 +52,7 @@ export async function startInProcessApp(env: Readonly<Record<string, string>> = 
     const fastify = app.getHttpAdapter().getInstance();
     await fastify.ready();
     let listening: Promise<string> | undefined;
+    let closing: Promise<void> | undefined;
     return {
       app,
       fastify,
@@ -57,13 +65,14 @@ export async function startInProcessApp(env: Readonly<Record<string, string>> = 
           if (!address || typeof address === 'string') throw new Error(`Not listening on a TCP port: ${String(address)}`);
           return `http://127.0.0.1:${address.port}`;
         })),
-      close: async () => {
-        try {
-          await app.close();
-        } finally {
-          await database.drop();
-        }
-      },
+      close: () =>
+        (closing ??= (async () => {
+          try {
+            await app.close();
+          } finally {
+            await database.drop();
+          }
+        })()),
     };
   } catch (error) {
     await database.drop();

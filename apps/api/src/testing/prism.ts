@@ -45,6 +45,10 @@ export async function startPrism(upstream: string): Promise<RunningPrism> {
   prism.stdout?.on('data', (chunk) => (log += chunk));
   prism.stderr?.on('data', (chunk) => (log += chunk));
   const exited = new Promise<void>((done) => prism.once('exit', () => done()));
+  // Should the test process exit without stopping it (a crash, a worker killed), Prism goes too.
+  const killNow = () => prism.kill('SIGKILL');
+  process.once('exit', killNow);
+  void exited.then(() => process.removeListener('exit', killNow));
   const stop = async () => {
     if (prism.exitCode === null && prism.signalCode === null) {
       prism.kill('SIGTERM');
