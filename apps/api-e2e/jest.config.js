@@ -13,7 +13,7 @@ const e2eProject = (target, targets) => ({
   // Jest runs the global set-up and teardown once per run, whichever project names them: they
   // start and stop every target's shared server, from e2eTargets.
   globals: { e2eTarget: target, e2eTargets: targets },
-  setupFilesAfterEnv: ['<rootDir>/src/support/contract-count.ts'],
+  setupFilesAfterEnv: ['<rootDir>/src/support/file-teardown.ts'],
 });
 
 // E2E_TARGETS (e.g. "postgres" or "pooled") picks the targets explicitly.

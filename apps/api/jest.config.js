@@ -1,4 +1,9 @@
+// Unit tests and the in-process suite: the real application (createApp) on a database of each test
+// file's own (apps/api/src/testing). A file's beforeAll starts its app, which on a loaded machine
+// takes longer than Jest's default 5 s; whatever a file started is closed when it ends.
 module.exports = {
   displayName: 'api',
   preset: '../../jest.preset.js',
+  testTimeout: 60_000,
+  setupFilesAfterEnv: ['<rootDir>/src/testing/file-teardown.ts'],
 };

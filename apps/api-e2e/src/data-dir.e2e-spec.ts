@@ -1,8 +1,8 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { target } from './support/api';
 import { runKeysCli } from './support/keys-cli';
+import { tempDir } from './support/leftovers';
 import { databaseEnv, startServer } from './support/server';
 
 /** Every file and directory under `dir` (symbolic links aside) that group or others may use, with its mode. */
@@ -25,7 +25,7 @@ describe('the data directory (the embedded database and the development key)', (
   const developmentEnv = (dataDir: string) => ({ ...databaseEnv(target), DATA_DIR: dataDir, API_KEYS: '', NODE_ENV: 'development' });
 
   it('is created for the service user alone, with everything in it, and stays so after shutdown', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'petstore-e2e-')), 'data');
+    const dataDir = join(tempDir('data-dir'), 'data');
     const server = await startServer(developmentEnv(dataDir));
     try {
       expectPrivate(dataDir);
@@ -37,7 +37,7 @@ describe('the data directory (the embedded database and the development key)', (
   });
 
   it('is tightened to 0700 when it was made open to others (0755), and the log says so', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+    const dataDir = tempDir('data-dir');
     chmodSync(dataDir, 0o755);
     const server = await startServer(developmentEnv(dataDir));
     try {
@@ -50,7 +50,7 @@ describe('the data directory (the embedded database and the development key)', (
 
   if (target === 'pglite') {
     it('is tightened as well when API keys are configured (only the embedded database uses it)', async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+      const dataDir = tempDir('data-dir');
       chmodSync(dataDir, 0o755);
       const server = await startServer({ DATA_DIR: dataDir });
       try {
@@ -63,7 +63,7 @@ describe('the data directory (the embedded database and the development key)', (
     });
 
     it('is tightened by the key CLI too, which warns on stderr and keeps stdout for the key', async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+      const dataDir = tempDir('data-dir');
       chmodSync(dataDir, 0o755);
       const { code, stdout, stderr } = await runKeysCli(['create', '--name', 'private'], { DATA_DIR: dataDir });
       expect(code).toBe(0);

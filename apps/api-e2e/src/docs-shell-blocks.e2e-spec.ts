@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { tempDir, track } from './support/leftovers';
 import type { E2eTarget } from './support/server';
 import { PGLITE_TEMPLATE_VARIABLE, type RunningServer, startServer } from './support/server';
 
@@ -77,6 +78,7 @@ function uncheckedCurls(script: string): string[] {
 /** Runs a script in bash -euo pipefail, in its own process group, which is killed afterwards whatever it left running. */
 async function runBash(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child, { group: true });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -121,7 +123,7 @@ describeOnce('the shell blocks of README.md and docs/', () => {
   const started = Date.now();
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'petstore-docs-'));
+    dataDir = tempDir('docs');
     const template = process.env[PGLITE_TEMPLATE_VARIABLE];
     if (template) cpSync(template, dataDir, { recursive: true });
     // Without API_KEYS, as after `npm start`: the service creates the development key in DATA_DIR.

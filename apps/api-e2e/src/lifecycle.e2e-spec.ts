@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { target } from './support/api';
+import { operations, urlOf } from './support/document';
+import { tempDir } from './support/leftovers';
 import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
 
 const json = { ...AUTH, 'content-type': 'application/json' };
@@ -108,7 +109,7 @@ describe('service lifecycle', () => {
     ['a DATABASE_URL that is not PostgreSQL', { DATABASE_URL: 'mysql://localhost/test' }, 'DATABASE_URL'],
     ['production without API keys', { NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS'],
   ])('refuses to start with %s, saying why', async (_case, env, variable) => {
-    const { code, output } = await runServerToExit({ DATA_DIR: mkdtempSync(join(tmpdir(), 'petstore-e2e-')), API_KEYS: 'k', ...env });
+    const { code, output } = await runServerToExit({ DATA_DIR: tempDir('refused'), API_KEYS: 'k', ...env });
     expect(code).toBe(1);
     expect(output).toContain(variable);
   });
@@ -142,7 +143,16 @@ describe('service lifecycle', () => {
         const created = await fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Unnamed","categoryId":3}' });
         expect(created.status).toBe(201);
         const { id } = (await created.json()) as { id: number };
-        expect((await fetch(`${server.url}/v1/pets/${id}`, { headers: AUTH })).status).toBe(200);
+        // Every operation of the document, as its example request, its path parameters naming that pet.
+        for (const operation of operations) {
+          const path = urlOf(operation, Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, String(id)])));
+          const body = operation.bodyExample;
+          const response = await fetch(`${server.url}${path}`, { method: operation.method, headers: body ? json : AUTH, body });
+          expect({ operation: operation.operationId, succeeded: response.ok }).toEqual({
+            operation: operation.operationId,
+            succeeded: true,
+          });
+        }
         expect((await fetch(`${server.url}/v1/pets?status=available&limit=5`, { headers: AUTH })).status).toBe(200);
       } finally {
         await server.stop();

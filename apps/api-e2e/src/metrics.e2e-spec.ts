@@ -1,9 +1,12 @@
-import { getMetricsFromIterator, type PromData, type PromHistogramData, type PromMetrics } from 'prom2javascript';
-import { baseUrl, call, expectNoPetWithId, instanceUrls, target } from './support/api';
+import { getMetricsFromIterator } from 'prom2javascript';
+import { target } from './support/api';
 import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 
+// /metrics on a port of its own, for the platform (main.ts), and the access log's line. On the API
+// port, in process: apps/api/src/metrics.spec.ts.
+
 /** Scrapes /metrics and parses it as Prometheus text, so that a malformed exposition fails the test. */
-async function scrape(url = `${baseUrl()}/metrics`, headers: Record<string, string> = {}) {
+async function scrape(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -13,70 +16,6 @@ async function scrape(url = `${baseUrl()}/metrics`, headers: Record<string, stri
   const text = (await response.text()).replace(/ Nan$/gim, ' 0');
   return getMetricsFromIterator(text.split('\n')[Symbol.iterator]());
 }
-
-/** The samples of every instance behind the shared URL, which a test's requests may each have reached (the pooled target). */
-async function scrapeInstances(): Promise<PromMetrics> {
-  const merged: PromMetrics = {};
-  for (const metrics of await Promise.all(instanceUrls().map((url) => scrape(`${url}/metrics`)))) {
-    for (const [name, metric] of Object.entries(metrics)) {
-      merged[name] = merged[name] ? { ...metric, data: [...merged[name].data, ...metric.data] as typeof metric.data } : metric;
-    }
-  }
-  return merged;
-}
-
-describe('GET /metrics', () => {
-  it("exposes prom-client's process and runtime metrics", async () => {
-    const metrics = await scrape();
-    for (const name of [
-      'process_cpu_seconds_total',
-      'process_resident_memory_bytes',
-      'nodejs_heap_size_used_bytes',
-      'nodejs_eventloop_lag_seconds',
-    ]) {
-      expect(metrics[name]?.data.length).toBeGreaterThan(0);
-    }
-  });
-
-  it('times requests by route template, method and status class, never by raw URL or key', async () => {
-    // The shared server's histogram counts every file's requests: this test looks at how much
-    // its own requests add to each series, at least one each (others may add more meanwhile),
-    // summed over the instances behind the shared URL, which its requests may each have reached.
-    const counts = async () => {
-      const histogram = (await scrapeInstances())['petstore_http_request_duration_seconds'];
-      expect(histogram?.type).toBe('histogram');
-      return histogram.data as PromHistogramData[];
-    };
-    const countOf = (samples: PromHistogramData[], labels: Record<string, string>) =>
-      samples
-        .filter((sample) => Object.entries(labels).every(([name, value]) => sample.labels[name] === value))
-        .reduce((sum, sample) => sum + sample.count, 0);
-    const mine = [
-      { route: '/v1/pets/:petId', method: 'GET', status_class: '4xx' },
-      { route: '/v1/pets', method: 'GET', status_class: '2xx' },
-      { route: 'unmatched', method: 'GET', status_class: '4xx' },
-    ];
-    const before = await counts();
-    await expectNoPetWithId(987654321n);
-    expect((await call('GET', '/v1/pets/987654321')).status).toBe(404);
-    expect((await call('GET', '/v1/pets?limit=1')).status).toBe(200);
-    expect((await call('GET', '/no/such/route/42', { contract: false })).status).toBe(404);
-    const after = await counts();
-
-    const series = after.map((sample) => sample.labels);
-    expect(series).toEqual(expect.arrayContaining(mine));
-    for (const labels of mine) expect({ labels, added: countOf(after, labels) > countOf(before, labels) }).toEqual({ labels, added: true });
-    for (const labels of series) expect(Object.keys(labels).sort()).toEqual(['method', 'route', 'status_class']);
-    expect(JSON.stringify(series)).not.toMatch(/987654321|\/42|e2e-test-key/);
-  });
-
-  (target !== 'pglite' ? it : it.skip)('reports the database pool: connections in use and idle, and queries waiting', async () => {
-    const metrics = await scrape();
-    const states = (metrics['petstore_db_pool_connections']?.data as PromData[]).map((sample) => sample.labels.state);
-    expect(states.sort()).toEqual(['idle', 'in_use']);
-    expect((metrics['petstore_db_pool_waiting_requests']?.data as PromData[])[0].value).toBeGreaterThanOrEqual(0);
-  });
-});
 
 describe('/metrics for the platform only', () => {
   const token = 'scrape-token-0123456789';

@@ -1,5 +1,6 @@
 import { target } from './support/api';
 import { CuttableProxy } from './support/cuttable-proxy';
+import { operations, urlOf } from './support/document';
 import { AUTH, databaseEnv, startServer, type RunningServer } from './support/server';
 
 const describeOnPostgres = target !== 'pglite' ? describe : describe.skip;
@@ -25,12 +26,17 @@ describeOnPostgres('database outage', () => {
     expect((await fetch(`${server.url}/v1/pets`, { headers: AUTH })).status).toBe(200);
     await proxy.cut();
 
-    for (const [path, init] of [
-      ['/v1/pets', {}],
-      ['/v1/pets/1', {}],
-      ['/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}', headers: { ...AUTH, 'content-type': 'application/json' } }],
+    // Every operation of the document, as its example request, and the readiness probe.
+    const requests: Array<[string, RequestInit]> = [
+      ...operations.map((operation): [string, RequestInit] => [
+        urlOf(operation),
+        operation.bodyExample === undefined
+          ? { method: operation.method }
+          : { method: operation.method, body: operation.bodyExample, headers: { ...AUTH, 'content-type': 'application/json' } },
+      ]),
       ['/readyz', {}],
-    ] as const) {
+    ];
+    for (const [path, init] of requests) {
       const started = Date.now();
       const response = await fetch(`${server.url}${path}`, { headers: AUTH, ...init });
       expect(Date.now() - started).toBeLessThan(2000);

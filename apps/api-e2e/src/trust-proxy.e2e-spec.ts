@@ -1,7 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { target } from './support/api';
+import { tempDir } from './support/leftovers';
 import { databaseEnv, outputOnceItShows, runServerToExit, startServer } from './support/server';
 
 /** What a client behind a load balancer sends: a forged entry of its own, then the address the balancer saw. */
@@ -38,7 +36,7 @@ describe('TRUST_PROXY: the client address behind proxies', () => {
   });
 
   it('refuses true, which would believe the leftmost (forged) entry', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+    const dataDir = tempDir('refused');
     const { code, output } = await runServerToExit({ DATA_DIR: dataDir, API_KEYS: 'k', TRUST_PROXY: 'true' });
     expect(code).toBe(1);
     expect(output).toContain('TRUST_PROXY=true is refused');

@@ -2,21 +2,33 @@ import { BODY_LIMIT_BYTES } from '@petstore/http';
 import { PetRepository, StoreUnavailableError } from '@petstore/domain';
 import { Database } from '@petstore/persistence';
 import type { InjectOptions } from 'fastify';
-import { committedDocument, type DocumentedOperation, driftFromCommitted, operationsOf, ResponseValidator } from './testing/document';
+import {
+  bodyExampleOf,
+  committedDocument,
+  type DocumentedOperation,
+  driftFromCommitted,
+  exampleRequestOf,
+  operationsOf,
+  parametersOf,
+  ResponseValidator,
+} from './testing/document';
 import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type RunningPrism, startPrism } from './testing/prism';
 
 // Every documented answer of every operation, on the real application: the operations and their
 // statuses come from the committed document, and each answer's body is checked against its schema.
 // A status is produced by a generic request (the same for every operation) unless it depends on
 // the operation's own rules (BY_OPERATION). A new operation or status without a way to produce it fails here.
+// With TEST_PRISM=1 (CI), every request goes through Stoplight Prism as a validating proxy in front
+// of the app listening on a free port, and any response violation Prism reports fails the file.
 
 const document = committedDocument();
 const validator = new ResponseValidator(document);
 const INT64_MAX = '9223372036854775807';
 /** Failed authentications an address may make per minute in this app: 429 after them. */
 const AUTH_FAILURES = 3;
+const THROUGH_PRISM = process.env.TEST_PRISM === '1';
 
-type Parameter = { name: string; in: string; schema?: { example?: unknown }; example?: unknown };
 type Arrange = (petstore: InProcessApp) => void | Promise<void>;
 interface Recipe {
   readonly arrange?: Arrange;
@@ -27,27 +39,15 @@ let addressCount = 0;
 /** A client address of its own for each request: the failure budget counts per address. */
 const newAddress = () => `10.9.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
 
-const parametersOf = ({ operation }: DocumentedOperation) => (operation.parameters ?? []) as Parameter[];
-const exampleOf = (parameter: Parameter) => String(parameter.example ?? parameter.schema?.example ?? '');
-const bodyExampleOf = ({ operation }: DocumentedOperation): unknown => {
-  const content = (operation.requestBody as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)
-    ?.content?.['application/json'];
-  return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
-};
-
 /** The operation's documented example request, with `path` values replacing its path parameters' examples. */
 function exampleRequest(entry: DocumentedOperation, path: Record<string, string> = {}): InjectOptions {
-  let url = `/v1${entry.path}`;
-  for (const parameter of parametersOf(entry).filter((p) => p.in === 'path')) {
-    url = url.replace(`{${parameter.name}}`, path[parameter.name] ?? exampleOf(parameter));
-  }
-  const body = bodyExampleOf(entry);
+  const { method, url, body } = exampleRequestOf(document, entry, path);
   return {
-    method: entry.method as InjectOptions['method'],
+    method: method as InjectOptions['method'],
     url,
     remoteAddress: newAddress(),
     headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { payload: body }),
   };
 }
 
@@ -134,15 +134,55 @@ const cases = operationsOf(document).flatMap((entry) =>
   Object.keys(entry.operation.responses).map((status) => [`${entry.operationId} ${status}`, entry, status] as const),
 );
 
+/** What the cases read of an answer, from inject or (through Prism) from fetch. */
+interface Answer {
+  readonly statusCode: number;
+  readonly body: string;
+}
+
+/**
+ * Sends a case's request: by inject, or through Prism over HTTP. Behind Prism every connection
+ * comes from 127.0.0.1, so the client address travels in X-Forwarded-For (the app then trusts the
+ * loopback proxy).
+ */
+async function send(petstore: InProcessApp, prism: RunningPrism | undefined, request: InjectOptions): Promise<Answer> {
+  if (!prism) return petstore.fastify.inject(request);
+  const headers: Record<string, string> = { ...(request.headers as Record<string, string>) };
+  if (request.remoteAddress) headers['x-forwarded-for'] = request.remoteAddress;
+  const path = String(request.url);
+  const response = await fetch(`${prism.url}${path.slice('/v1'.length)}`, {
+    method: request.method,
+    headers,
+    body: request.payload === undefined ? undefined : String(request.payload),
+  });
+  return { statusCode: response.status, body: await response.text() };
+}
+
 describe('the committed document: every documented answer of every operation, in process', () => {
   let petstore: InProcessApp;
+  let prism: RunningPrism | undefined;
+  /** Prism while it starts: stopped after the tests even if beforeAll gave up waiting for it. */
+  let prismStarting: Promise<RunningPrism> | undefined;
   beforeAll(async () => {
-    petstore = await startInProcessApp({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURES) });
+    petstore = await startInProcessApp({
+      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURES),
+      ...(THROUGH_PRISM ? { TRUST_PROXY: 'loopback' } : {}),
+    });
+    if (THROUGH_PRISM) prism = await (prismStarting = petstore.listen().then((url) => startPrism(`${url}/v1`)));
     // The examples' ids name a pet: the documented create, on an empty database, makes pet 1.
     const create = operationsOf(document).find((entry) => bodyExampleOf(entry) !== undefined);
     if (create) expect((await petstore.fastify.inject(exampleRequest(create))).statusCode).toBe(201);
   });
-  afterAll(() => petstore?.close());
+  afterAll(async () => {
+    const violations =
+      (await prismStarting?.then(
+        (started) => started.stop(),
+        () => [],
+      )) ?? [];
+    await petstore?.close();
+    if (prism) console.log(`Prism reported ${violations.length} response violations`);
+    expect(violations).toEqual([]);
+  });
   afterEach(() => jest.restoreAllMocks());
 
   it('comes from a committed document that has every operation of the code, as the code describes it', () => {
@@ -161,12 +201,12 @@ describe('the committed document: every documented answer of every operation, in
     const recipe = recipeFor(entry, status);
     if (!recipe) return;
     await recipe.arrange?.(petstore);
-    const response = await petstore.fastify.inject(recipe.request(entry));
+    const response = await send(petstore, prism, recipe.request(entry));
     expect({ status: response.statusCode, body: response.body.slice(0, 300) }).toEqual({
       status: Number(status),
       body: expect.any(String),
     });
-    const body = response.body === '' ? undefined : response.json();
+    const body = response.body === '' ? undefined : JSON.parse(response.body);
     expect({ [`${entry.operationId} ${status}`]: validator.bodyProblem(entry, Number(status), body) }).toEqual({
       [`${entry.operationId} ${status}`]: undefined,
     });

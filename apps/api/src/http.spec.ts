@@ -1,4 +1,4 @@
-import { committedDocument, operationsOf } from './testing/document';
+import { basePathOf, committedDocument, ROUTE_METHODS, servedMethods } from './testing/document';
 import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
 
 // HTTP behaviour of the real application that needs no socket of its own: routes, methods, ids,
@@ -6,18 +6,14 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 // HTTP/1.0, a body left unread) stays in apps/api-e2e/src/http.e2e-spec.ts.
 
 const document = committedDocument();
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Each documented path (with its example ids), the methods the document gives it, HEAD with GET. */
-const documentedPaths = Object.keys(document.paths).map((path) => {
-  const methods = operationsOf(document)
-    .filter((entry) => entry.path === path)
-    .map((entry) => entry.method);
-  const served = METHODS.filter((method) => methods.includes(method) || (method === 'HEAD' && methods.includes('GET')));
-  return { url: `/v1${path.replace(/\{[^}]+\}/g, '1')}`, served };
-});
+const documentedPaths = Object.keys(document.paths).map((path) => ({
+  url: `${basePathOf(document)}${path.replace(/\{[^}]+\}/g, '1')}`,
+  served: servedMethods(document, path),
+}));
 const otherMethods = documentedPaths.flatMap(({ url, served }) =>
-  METHODS.filter((method) => !served.includes(method)).map((method) => [method, url, served.join(', ')] as const),
+  ROUTE_METHODS.filter((method) => !served.includes(method)).map((method) => [method, url, served.join(', ')] as const),
 );
 
 describe('HTTP behaviour, in process', () => {

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killRecordedNow, makeTempRoot, removeTempRoot, tempDir } from './leftovers';
 import { startPooledTopology } from './pooled-topology';
-import { startPrism } from './prism';
 import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } from './server';
 
 /**
@@ -13,7 +11,14 @@ import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } fr
  * project's configuration), so this one starts every target's, which each project's globals list.
  */
 export default async function globalSetup(_config: unknown, project: { globals: { e2eTargets: readonly E2eTarget[] } }): Promise<void> {
-  process.env.E2E_CONTRACT_COUNT_FILE ??= join(mkdtempSync(join(tmpdir(), 'petstore-contract-')), 'validated.txt');
+  // One folder for everything the run writes (support/leftovers.ts), removed by the teardown; and,
+  // should the run be interrupted before it, when this process exits, with what it started.
+  const root = makeTempRoot();
+  process.once('exit', () => {
+    killRecordedNow(root);
+    removeTempRoot(root);
+  });
+  process.env.E2E_CONTRACT_COUNT_FILE ??= join(root, 'validated.txt');
   for (const target of project.globals.e2eTargets) await startTarget(target);
 }
 
@@ -33,11 +38,6 @@ async function startTarget(target: E2eTarget): Promise<void> {
     url = server.url;
   }
   process.env[`E2E_URL_${target}`] = url;
-  if (process.env.E2E_PRISM === '1') {
-    const prism = await startPrism(`${url}/v1`);
-    process.env[`E2E_PRISM_URL_${target}`] = prism.url;
-    (globalThis as Record<string, unknown>)[`e2ePrism_${target}`] = prism;
-  }
 }
 
 /**
@@ -45,7 +45,7 @@ async function startTarget(target: E2eTarget): Promise<void> {
  * shut down cleanly: databaseEnv copies it for each server that needs a new one (see server.ts).
  */
 async function preparedEmbeddedDatabase(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-e2e-template-'));
+  const dataDir = tempDir('template');
   const server = await startServer({ DATA_DIR: dataDir });
   const code = await server.stop();
   if (code !== 0) throw new Error(`The template database's server exited with ${code}:\n${server.output()}`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { track } from './leftovers';
 
 const CLI = resolve(__dirname, '../../../../dist/tools/keys/main.js');
 
@@ -15,6 +16,7 @@ export async function runKeysCli(args: readonly string[], env: Record<string, st
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

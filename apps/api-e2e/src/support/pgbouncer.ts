@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { track } from './leftovers';
 import { freePort } from './server';
 
 /** The configuration the bench uses too (tools/bench/lib/pgbouncer.mjs), with {{name}} fields. */
@@ -47,7 +48,8 @@ export async function startPgBouncer(upstreamUrl: string, { poolSize = 20 }: { p
   const upstream = new URL(upstreamUrl);
   const user = decodeURIComponent(upstream.username) || 'postgres';
   const port = await freePort();
-  // Readable by the unprivileged user PgBouncer switches to when started as root (it refuses to run as root).
+  // Readable by the unprivileged user PgBouncer switches to when started as root (it refuses to run
+  // as root): beside the run's root folder, which is its owner's alone; removed when it stops.
   const dir = mkdtempSync(join(tmpdir(), 'petstore-pgbouncer-'));
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 });
@@ -61,6 +63,7 @@ export async function startPgBouncer(upstreamUrl: string, { poolSize = 20 }: { p
   writeFileSync(join(dir, 'pgbouncer.ini'), ini, { mode: 0o644 });
   const asRoot = process.getuid?.() === 0 ? ['-u', 'nobody'] : [];
   const child: ChildProcess = spawn(binary, [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { STOP_GRACE_MS, tempDir, track } from './leftovers';
 
 const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
 
@@ -47,7 +47,7 @@ export const PGLITE_TEMPLATE_VARIABLE = 'E2E_PGLITE_TEMPLATE';
  * through PgBouncer (without named prepared statements, which PgBouncer 1.18 cannot keep).
  */
 export function databaseEnv(target: E2eTarget): Record<string, string> {
-  const DATA_DIR = mkdtempSync(join(tmpdir(), 'petstore-e2e-'));
+  const DATA_DIR = tempDir('data');
   if (target === 'pooled') return { DATABASE_URL: pooledUrl('E2E_POOLED_PGBOUNCER_URL'), DATABASE_PREPARED_STATEMENTS: 'false', DATA_DIR };
   if (target === 'postgres') return { DATABASE_URL: testDatabaseUrl(), DATA_DIR };
   const template = process.env[PGLITE_TEMPLATE_VARIABLE];
@@ -99,6 +99,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -108,8 +109,13 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
     process: child,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      // A server that does not go within the grace (its shutdown stuck) is killed: none outlives its test.
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS * 3);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
     },
   };
   await waitUntilAnswering(server, exited, timeoutMs);
@@ -154,6 +160,7 @@ export async function runServerToExit(
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  track(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

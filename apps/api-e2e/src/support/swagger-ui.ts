@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { operations } from './document';
 
 // Drives Swagger UI in Chromium the way a reader does: buttons and fields by what they show.
 
@@ -129,9 +130,9 @@ export interface ShownCall {
 }
 
 /**
- * Opens an operation of the `pets` tag, presses Try it out, lets `fill` set its fields, presses
- * Execute and reads what the page shows; then takes a screenshot of the answer, named after the
- * operation and `label`.
+ * Opens an operation (Swagger UI shows it under its first tag in the document), presses Try it
+ * out, lets `fill` set its fields, presses Execute and reads what the page shows; then takes a
+ * screenshot of the answer, named after the operation and `label`.
  */
 export async function tryItOut(
   docs: DocsPage,
@@ -139,7 +140,9 @@ export async function tryItOut(
   label: string,
   fill?: (operation: Locator) => Promise<void>,
 ): Promise<ShownCall> {
-  const operation = docs.page.locator(`#operations-pets-${operationId}`);
+  const documented = operations.find((entry) => entry.operationId === operationId);
+  if (!documented) throw new Error(`${operationId} is no operation of the committed document`);
+  const operation = docs.page.locator(`#operations-${documented.tag}-${operationId}`);
   await expand(operation);
   await operation.getByRole('button', { name: 'Try it out' }).click();
   await fill?.(operation);

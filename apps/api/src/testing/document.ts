@@ -10,6 +10,9 @@ export const COMMITTED_DOCUMENT_FILE = resolve(__dirname, '../../../../openapi/p
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
+/** The methods a route can serve, in the order an Allow header lists them (OPTIONS is CORS's). */
+export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 
 export interface DocumentedOperation {
@@ -77,4 +80,52 @@ export class ResponseValidator {
     }
     return validate(body) ? undefined : this.ajv.errorsText(validate.errors);
   }
+}
+
+/**
+ * The methods the document's operations serve (of one path, or of all), HEAD with GET, in the
+ * order of ROUTE_METHODS: what a 405's Allow and CORS's allowed methods say.
+ */
+export function servedMethods(document: OpenAPIObject, path?: string): string[] {
+  const methods = operationsOf(document)
+    .filter((entry) => path === undefined || entry.path === path)
+    .map((entry) => entry.method);
+  return ROUTE_METHODS.filter((method) => methods.includes(method) || (method === 'HEAD' && methods.includes('GET')));
+}
+
+type Parameter = { name: string; in: string; schema?: { example?: unknown }; example?: unknown };
+
+/** The parameters of an operation (the document writes none with a $ref). */
+export const parametersOf = ({ operation }: DocumentedOperation) => (operation.parameters ?? []) as Parameter[];
+
+/** A parameter's example, as text. */
+export const exampleOf = (parameter: Parameter) => String(parameter.example ?? parameter.schema?.example ?? '');
+
+/** The first example of the operation's JSON request body, if it takes one. */
+export function bodyExampleOf({ operation }: DocumentedOperation): unknown {
+  const content = (operation.requestBody as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)
+    ?.content?.['application/json'];
+  return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
+}
+
+/** The document's base path (its first server's path, e.g. /v1): what the paths are relative to. */
+export function basePathOf(document: OpenAPIObject): string {
+  return new URL(document.servers?.[0]?.url ?? 'http://x/').pathname.replace(/\/$/, '');
+}
+
+/**
+ * The operation's documented example request: the URL (under the base path) with `path` values or
+ * the examples in its path parameters, and the body's example as JSON text, if it takes a body.
+ */
+export function exampleRequestOf(
+  document: OpenAPIObject,
+  entry: DocumentedOperation,
+  path: Record<string, string> = {},
+): { method: string; url: string; body: string | undefined } {
+  let url = `${basePathOf(document)}${entry.path}`;
+  for (const parameter of parametersOf(entry).filter((p) => p.in === 'path')) {
+    url = url.replace(`{${parameter.name}}`, path[parameter.name] ?? exampleOf(parameter));
+  }
+  const body = bodyExampleOf(entry);
+  return { method: entry.method, url, body: body === undefined ? undefined : JSON.stringify(body) };
 }

@@ -1,9 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig } from '@petstore/config';
+import { Database } from '@petstore/persistence';
 import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../create-app';
+import { closeAtFileEnd } from './left-open';
 
 /** The key the in-process app accepts. */
 export const TEST_API_KEY = 'in-process-test-key-0123456789';
@@ -16,30 +18,61 @@ export interface InProcessApp {
   readonly fastify: FastifyInstance;
   /** The document the app was built from (the live one, not the committed file). */
   readonly document: OpenAPIObject;
-  /** Closes the app and drops its database. */
+  /** The app's PostgreSQL database (TEST_DATABASE_URL set), for a connection of the test's own; undefined on PGlite. */
+  readonly databaseUrl: string | undefined;
+  /** Runs one SQL statement on the app's own database (PGlite or PostgreSQL) and returns its rows. */
+  sql<Row>(text: string, values?: unknown[]): Promise<Row[]>;
+  /**
+   * Listens on a free port of 127.0.0.1 (once; later calls return the same) and returns the base
+   * URL, for what needs a real socket: raw bytes, a client of its own, a validating proxy.
+   */
+  listen(): Promise<string>;
+  /** Closes the app (and its socket, if it listens) and drops its database. */
   close(): Promise<void>;
 }
 
 /**
- * The service as main.ts builds it (createApp), not listening, on a database of its own: in-memory
- * PGlite, or a throw-away PostgreSQL database when TEST_DATABASE_URL is set. `env` adds to the
- * configuration (e.g. RATE_LIMIT_PER_MINUTE). One per test file: tests tell their data apart.
+ * The service as main.ts builds it (createApp), not listening, on a database of its own: embedded
+ * PGlite (a copy of the build's template, see createTestDatabase), or a throw-away PostgreSQL
+ * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
+ * RATE_LIMIT_PER_MINUTE). One per test file, started in its beforeAll: prom-client's registry is
+ * per module registry, and tests tell their data apart.
  */
-export async function startInProcessApp(env: Readonly<Record<string, string>> = {}): Promise<InProcessApp> {
+export function startInProcessApp(env: Readonly<Record<string, string>> = {}): Promise<InProcessApp> {
+  const starting = start(env);
+  closeAtFileEnd(starting);
+  return starting;
+}
+
+async function start(env: Readonly<Record<string, string>>): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();
   try {
     const { app, document } = await createApp(config, { database: database.location, logLevel: 'silent' });
     const fastify = app.getHttpAdapter().getInstance();
     await fastify.ready();
+    let listening: Promise<string> | undefined;
+    let closing: Promise<void> | undefined;
     return {
       app,
       fastify,
       document,
-      close: async () => {
-        await app.close();
-        await database.drop();
-      },
+      databaseUrl: 'url' in database.location ? database.location.url : undefined,
+      sql: (text, values = []) => app.get(Database).query({ text }, values),
+      listen: () =>
+        (listening ??= app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
+          const address = app.getHttpServer().address();
+          if (!address || typeof address === 'string') throw new Error(`Not listening on a TCP port: ${String(address)}`);
+          return `http://127.0.0.1:${address.port}`;
+        })),
+      close: () =>
+        (closing ??= (async () => {
+          try {
+            await app.close();
+          } finally {
+            await database.drop();
+          }
+        })()),
     };
   } catch (error) {
     await database.drop();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openTestDatabase } from '../testing';
 import { SqlApiKeyRepository } from './sql-api-key.repository';
 
-// The issued keys' SQL on a real database: in-memory PGlite, or PostgreSQL when TEST_DATABASE_URL is set.
+// The issued keys' SQL on a real database: embedded PGlite, or PostgreSQL when TEST_DATABASE_URL is set.
 
 describe('SqlApiKeyRepository', () => {
   let close: () => Promise<void>;

@@ -4,7 +4,7 @@ import { openTestDatabase } from '../testing';
 import type { Database } from './database';
 import { SqlPetRepository } from './sql-pet.repository';
 
-// The pets' SQL on a real database: in-memory PGlite, or PostgreSQL when TEST_DATABASE_URL is set.
+// The pets' SQL on a real database: embedded PGlite, or PostgreSQL when TEST_DATABASE_URL is set.
 
 const INT64_MAX = 9223372036854775807n;
 const fingerprint = (text: string) => createHash('sha256').update(text).digest();

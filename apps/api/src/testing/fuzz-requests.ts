@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { ApiSurface, BodyField, SurfaceOperation, ValueKind } from './api-surface';
 
 // Hostile HTTP/1.1 requests as bytes, for the fuzz test. Text here is a "byte string": one
 // character per byte (latin1), so that invalid UTF-8, control characters and raw non-ASCII
@@ -59,23 +60,25 @@ export function wireBytes(request: FuzzRequest): Buffer {
 }
 
 /**
- * Every request the fuzz test sends. Three in four keep to HTTP's syntax and framing (but for
- * invalid percent-encodings in their targets), their content as odd as it gets (paths, queries,
- * keys, media types, bodies), and mostly carry the valid key so that they reach validation; the
- * fourth breaks the protocol in one part (request line, version, Host, Authorization,
- * Content-Type, other fields or framing).
+ * Every request the fuzz test sends, to the API `api` describes (apiSurfaceOf the committed
+ * document: its operations, parameters and bodies) and the service's other routes. Three in four
+ * keep to HTTP's syntax and framing (but for invalid percent-encodings in their targets), their
+ * content as odd as it gets (paths, queries, keys, media types, bodies), and mostly carry the valid
+ * key so that they reach validation; the fourth breaks the protocol in one part (request line,
+ * version, Host, Authorization, Content-Type, other fields or framing).
  */
-export function fuzzRequest(authority: string, apiKey: string): fc.Arbitrary<FuzzRequest> {
+export function fuzzRequest(authority: string, apiKey: string, api: ApiSurface): fc.Arbitrary<FuzzRequest> {
   const broken = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...PARTS) });
-  return broken.chain((part) => requestParts(authority, apiKey, part)).map(assemble);
+  const routes = routesOf(api);
+  return broken.chain((part) => requestParts(authority, apiKey, routes, part)).map(assemble);
 }
 
-function requestParts(authority: string, apiKey: string, broken: Part | undefined): fc.Arbitrary<RequestParts> {
+function requestParts(authority: string, apiKey: string, api: Routes, broken: Part | undefined): fc.Arbitrary<RequestParts> {
   const pick = <T>(part: Part, wellFormed: fc.Arbitrary<T>, hostile: fc.Arbitrary<T>) => (broken === part ? hostile : wellFormed);
   const others = fc.array(otherHeader(), { maxLength: 3 });
   const fields = fc.tuple(expectation(), cors(), others, pick('fields', fc.constant([]), invalidFields()));
   // The method decides whether a body is likely.
-  return pick('request line', requestLine(), hostileRequestLine()).chain((line) =>
+  return pick('request line', requestLine(api), hostileRequestLine(api)).chain((line) =>
     fc.record({
       line: fc.constant(line),
       version: pick('version', httpVersion(), hostileHttpVersion()),
@@ -84,7 +87,7 @@ function requestParts(authority: string, apiKey: string, broken: Part | undefine
       contentType: pick('content type', contentType(), repeatedContentType()),
       other: fields.map((lists) => lists.flat()),
       framed: fc
-        .tuple(payload(BODY_METHODS.includes(line.method)), pick('framing', framing(), misframing()))
+        .tuple(payload(api, BODY_METHODS.includes(line.method)), pick('framing', framing(), misframing()))
         .map(([content, frame]) => ({ ...frame(content), content })),
     }),
   );
@@ -174,50 +177,169 @@ function framingViolations(version: string, headers: readonly Header[]): string[
 // ---------------------------------------------------------------------------------------------
 // Request line.
 
-const ROUTE_METHODS = ['GET', 'GET', 'GET', 'POST', 'POST', 'POST', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'OPTIONS'] as const;
+/** The routes of the service that are not operations of the document (probes, docs, metrics). */
+const SERVICE_ROUTES = [
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/docs',
+  '/docs/',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/docs/swagger-ui.css',
+  '/docs/swagger-ui-init.js',
+  '/',
+];
+const SERVICE_PREFIXES = ['', '/docs', '/docs/static', '/openapi.json', '/healthz'];
+const SERVICE_SEGMENTS = ['docs', 'static', 'index.html', 'swagger-ui.css', 'swagger-ui-init.js', 'openapi.json'];
+
+/** What the request lines, targets and bodies are made of, derived from the document's operations. */
+interface Routes {
+  readonly api: ApiSurface;
+  /** Methods for any target: those of the operations three times, the others of a route once, OPTIONS twice. */
+  readonly methods: readonly string[];
+  /** Paths without parameters, each a few times and in the forms a router may mistake. */
+  readonly routes: readonly string[];
+  readonly prefixes: readonly string[];
+  readonly segments: readonly string[];
+  /** A path of the API without parameters, the one the odd target forms use. */
+  readonly sample: string;
+  readonly queryNames: readonly string[];
+  readonly queryValues: readonly string[];
+  /** The bodies of the operations that take one. */
+  readonly bodies: ReadonlyArray<readonly BodyField[]>;
+}
+
+function routesOf(api: ApiSurface): Routes {
+  const used = new Set(api.operations.map((operation) => operation.method));
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) =>
+    Array.from({ length: used.has(method) && method !== 'HEAD' ? 3 : 1 }, () => method),
+  );
+  const plain = [...new Set(api.operations.map((operation) => operation.path).filter((path) => !path.includes('{')))];
+  const sample = plain[0] ?? `${api.basePath}/`;
+  const variants = (path: string) => [
+    path,
+    path,
+    path,
+    `${path}/`,
+    `${path}?`,
+    `/${path}`,
+    path.replace(api.basePath, `${api.basePath}/`),
+    path.toUpperCase(),
+    `${path}/.`,
+    `${path}/..`,
+    `${path}/%2e%2e`,
+  ];
+  const paths = [...new Set(api.operations.map((operation) => operation.path))];
+  const staticPrefixes = paths.map((path) => path.split('/{')[0]);
+  const segments = [...new Set(paths.flatMap((path) => path.split('/')).filter((segment) => segment && !segment.startsWith('{')))];
+  const queries = api.operations.flatMap((operation) => operation.queryParameters);
+  const names = [...new Set(queries.map((query) => query.name))];
+  const mangled = (name: string, index: number) =>
+    [
+      [`${name.slice(0, 2)}%${name.charCodeAt(2).toString(16).toUpperCase()}${name.slice(3)}`, `${name}[]`],
+      [name.toUpperCase(), `${name}[0]`],
+      [`${name}%00`, `${name}.`],
+    ][index % 3];
+  const enums = queries.flatMap((query) => (query.value.kind === 'enum' ? query.value.values : []));
+  return {
+    api,
+    methods: [...methods, 'OPTIONS', 'OPTIONS'],
+    routes: [...plain.flatMap(variants), api.basePath, ...SERVICE_ROUTES],
+    prefixes: [
+      ...new Set(['', api.basePath, ...staticPrefixes, ...SERVICE_PREFIXES, api.basePath.replace(/\d+$/, (n) => String(Number(n) + 1))]),
+    ],
+    segments: [...segments, ...SERVICE_SEGMENTS],
+    sample,
+    queryNames: [
+      ...names.flatMap((name, index) => [name, name, ...mangled(name, index)]),
+      'access_token',
+      '__proto__',
+      'constructor',
+      '',
+      'x',
+    ],
+    queryValues: [...enums, ...(enums.length > 0 ? [enums[enums.length - 1].toUpperCase(), `${enums[0]},${enums[enums.length - 1]}`] : [])],
+    bodies: api.operations.flatMap((operation) => (operation.body ? [operation.body] : [])),
+  };
+}
+
 /** Methods Node's parser knows but the routes do not serve. */
 const OTHER_METHODS = ['TRACE', 'PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'SEARCH', 'M-SEARCH', 'SOURCE', 'LINK', 'UNLOCK'];
 const TCHARS = [..."!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"];
-/** Request lines of the other target forms, each with the one method that goes with it. */
-const OTHER_FORMS: readonly RequestLine[] = [
-  { method: 'CONNECT', target: '127.0.0.1:80' },
-  { method: 'OPTIONS', target: '*' },
-  { method: 'GET', target: 'http://127.0.0.1/v1/pets' },
-  { method: 'POST', target: 'http://evil.example.com/v1/pets?limit=1' },
-];
 
-function requestLine(): fc.Arbitrary<RequestLine> {
+/** Request lines of the other target forms, each with the one method that goes with it. */
+function otherForms({ sample, queryNames }: Routes): RequestLine[] {
+  return [
+    { method: 'CONNECT', target: '127.0.0.1:80' },
+    { method: 'OPTIONS', target: '*' },
+    { method: 'GET', target: `http://127.0.0.1${sample}` },
+    { method: 'POST', target: `http://evil.example.com${sample}?${queryNames[0] || 'x'}=1` },
+  ];
+}
+
+/** An operation's method (GET as GET or HEAD) and a target for it: its path, hostile parameter values, a query. */
+function operationLine(routes: Routes, operation: SurfaceOperation): fc.Arbitrary<RequestLine> {
+  const method = operation.method === 'GET' ? fc.constantFrom('GET', 'GET', 'HEAD') : fc.constant(operation.method);
+  const values = fc.tuple(...operation.pathParameters.map(() => pathValue()));
+  const path = values.map((list) =>
+    operation.pathParameters.reduce((path, name, index) => path.replace(`{${name}}`, list[index]), operation.path),
+  );
+  const suffix = operation.queryParameters.length > 0 ? query(routes) : fc.oneof(fc.constantFrom('', '/'), query(routes));
+  return fc.record({ method, target: fc.tuple(path, suffix).map(([p, q]) => p + q) });
+}
+
+function requestLine(routes: Routes): fc.Arbitrary<RequestLine> {
   const method = fc.oneof(
-    { weight: 24, arbitrary: fc.constantFrom(...ROUTE_METHODS) },
+    { weight: 24, arbitrary: fc.constantFrom(...routes.methods) },
     { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
     // Tokens HTTP allows as methods, which no server knows.
     { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...TCHARS), minLength: 1, maxLength: 10 }) },
   );
-  // The three operations half the time, so that most requests reach their validation.
-  const operations = fc.oneof(
-    fc.record({ method: fc.constant('POST'), target: fc.constantFrom('/v1/pets', '/v1/pets/', '/v1/pets?limit=1') }),
-    fc.record({ method: fc.constantFrom('GET', 'GET', 'HEAD'), target: query().map((q) => `/v1/pets${q}`) }),
-    fc.record({ method: fc.constantFrom('GET', 'GET', 'HEAD'), target: petId().map((id) => `/v1/pets/${id}`) }),
-  );
+  // The operations half the time, so that most requests reach their validation.
+  const operations = fc.oneof(...routes.api.operations.map((operation) => operationLine(routes, operation)));
   return fc.oneof(
     { weight: 20, arbitrary: operations },
-    { weight: 20, arbitrary: fc.record({ method, target: requestTarget() }) },
-    { weight: 1, arbitrary: fc.constantFrom(...OTHER_FORMS) },
+    { weight: 20, arbitrary: fc.record({ method, target: requestTarget(routes) }) },
+    { weight: 1, arbitrary: fc.constantFrom(...otherForms(routes)) },
   );
 }
 
+/** Targets HTTP does not allow, or not with these methods. */
+function badTargets({ sample }: Routes): string[] {
+  const last = sample.split('/').at(-1) ?? '';
+  const parent = sample.slice(0, sample.length - last.length);
+  return [
+    '*',
+    '127.0.0.1:80',
+    '',
+    sample.slice(1),
+    `${sample}#fragment`,
+    `${sample}\\..\\x`,
+    ` ${sample}`,
+    `${sample} HTTP/1.1`,
+    `${sample.slice(0, -2)}\x00${sample.slice(-2)}`,
+    `${sample}\x7f`,
+    `${parent}"${last}"`,
+    `${parent}<${last}>`,
+    `/{${last}}`,
+    `${sample}?x=1 2`,
+    `${sample}\r\nX-Injected: 1`,
+  ];
+}
+
 /** Methods that are not tokens, CONNECT without an authority, targets HTTP does not allow. */
-function hostileRequestLine(): fc.Arbitrary<RequestLine> {
+function hostileRequestLine(routes: Routes): fc.Arbitrary<RequestLine> {
   const badMethod = fc.oneof(fc.constantFrom('G@T', 'GET\tX', '', 'GET GET', '\x00GET', 'GET\r\n', 'CONNECT'), byteString(8));
-  const rawSegment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }).map((text) => `/v1/pets/${utf8(text)}`);
+  const rawSegment = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }).map((text) => `${routes.sample}/${utf8(text)}`);
   const badTarget = fc.oneof(
-    fc.constantFrom(...BAD_TARGETS),
+    fc.constantFrom(...badTargets(routes)),
     rawSegment,
-    byteString(12).map((bytes) => `/v1/pets?limit=${bytes}`),
+    byteString(12).map((bytes) => `${routes.sample}?${routes.queryNames[0] || 'x'}=${bytes}`),
   );
   return fc.oneof(
-    fc.record({ method: badMethod, target: requestTarget() }),
-    fc.record({ method: fc.constantFrom(...ROUTE_METHODS, 'CONNECT'), target: badTarget }),
+    fc.record({ method: badMethod, target: requestTarget(routes) }),
+    fc.record({ method: fc.constantFrom(...routes.methods, 'CONNECT'), target: badTarget }),
   );
 }
 
@@ -229,7 +351,8 @@ function hostileHttpVersion(): fc.Arbitrary<string> {
   return fc.constantFrom('HTTP/2.0', 'HTTP/1.2', 'HTTP/0.9', 'http/1.1', 'HTTP/11', 'HTTP/1.x', '', 'HTTP/1.1 x', 'HTTP/1.1\x00');
 }
 
-const PET_IDS = [
+/** Values for a path parameter: ids at and past int64's edges, other numbers' spellings, encodings, words. */
+const PATH_VALUES = [
   '1',
   '2',
   '0',
@@ -278,103 +401,47 @@ const SEGMENTS = [
   ';a=b',
   '~',
   '',
-  'pets',
-  'v1',
-  'docs',
-  'static',
-  'index.html',
-  'swagger-ui.css',
-  'swagger-ui-init.js',
-  'openapi.json',
   'etc',
   'passwd',
   '__proto__',
   'constructor',
 ];
-const ROUTES = [
-  '/v1/pets',
-  '/v1/pets',
-  '/v1/pets',
-  '/v1/pets/',
-  '/v1/pets?',
-  '/healthz',
-  '/readyz',
-  '/metrics',
-  '/docs',
-  '/docs/',
-  '/openapi.json',
-  '/openapi.yaml',
-  '/docs/swagger-ui.css',
-  '/docs/swagger-ui-init.js',
-  '//v1/pets',
-  '/v1//pets',
-  '/V1/PETS',
-  '/v1/pets/.',
-  '/v1/pets/..',
-  '/v1/pets/%2e%2e',
-  '/',
-  '/v1',
-];
-const PREFIXES = ['', '/v1', '/v1/pets', '/docs', '/docs/static', '/openapi.json', '/healthz', '/v2'];
-/** Targets HTTP does not allow, or not with these methods. */
-const BAD_TARGETS = [
-  '*',
-  '127.0.0.1:80',
-  '',
-  'v1/pets',
-  '/v1/pets#fragment',
-  '/v1/pets\\..\\x',
-  ' /v1/pets',
-  '/v1/pets HTTP/1.1',
-  '/v1/pe\x00ts',
-  '/v1/pets\x7f',
-  '/v1/"pets"',
-  '/v1/<pets>',
-  '/{pets}',
-  '/v1/pets?limit=1 2',
-  '/v1/pets\r\nX-Injected: 1',
-];
 
-function petId(): fc.Arbitrary<string> {
-  return fc.oneof(fc.constantFrom(...PET_IDS), fc.bigInt({ min: 0n, max: 1n << 64n }).map(String));
+function pathValue(): fc.Arbitrary<string> {
+  return fc.oneof(fc.constantFrom(...PATH_VALUES), fc.bigInt({ min: 0n, max: 1n << 64n }).map(String));
 }
 
-function requestTarget(): fc.Arbitrary<string> {
-  const segments = fc.array(segment(), { minLength: 1, maxLength: 5 });
+function requestTarget(routes: Routes): fc.Arbitrary<string> {
+  const segments = fc.array(segment(routes), { minLength: 1, maxLength: 5 });
+  const withParameters = routes.api.operations.filter((operation) => operation.pathParameters.length > 0);
   const path = fc.oneof(
-    { weight: 10, arbitrary: fc.constantFrom(...ROUTES) },
-    { weight: 6, arbitrary: petId().map((id) => `/v1/pets/${id}`) },
-    { weight: 5, arbitrary: fc.tuple(fc.constantFrom(...PREFIXES), segments).map(([prefix, list]) => `${prefix}/${list.join('/')}`) },
+    { weight: 10, arbitrary: fc.constantFrom(...routes.routes) },
+    ...(withParameters.length > 0
+      ? [
+          {
+            weight: 6,
+            arbitrary: fc.oneof(
+              ...withParameters.map((operation) => operationLine(routes, operation).map((line) => line.target.split('?')[0])),
+            ),
+          },
+        ]
+      : []),
+    {
+      weight: 5,
+      arbitrary: fc.tuple(fc.constantFrom(...routes.prefixes), segments).map(([prefix, list]) => `${prefix}/${list.join('/')}`),
+    },
   );
-  return fc.tuple(path, query()).map(([p, q]) => p + q);
+  return fc.tuple(path, query(routes)).map(([p, q]) => p + q);
 }
 
-function segment(): fc.Arbitrary<string> {
+function segment(routes: Routes): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...SEGMENTS) },
+    { weight: 4, arbitrary: fc.constantFrom(...SEGMENTS, ...routes.segments) },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 10 }).map((text) => percentEncoded(utf8(text))) },
     { weight: 1, arbitrary: fc.integer({ min: 256, max: 12_000 }).map((length) => 'a'.repeat(length)) },
   );
 }
 
-const QUERY_NAMES = [
-  'limit',
-  'limit',
-  'status',
-  'status',
-  'after',
-  'after',
-  'access_token',
-  '__proto__',
-  'constructor',
-  'li%6Dit',
-  'limit[]',
-  'LIMIT',
-  'status[0]',
-  'after%00',
-  '',
-  'x',
-];
 const QUERY_VALUES = [
   '',
   '0',
@@ -396,11 +463,6 @@ const QUERY_VALUES = [
   'NaN',
   'Infinity',
   '0x10',
-  'available',
-  'pending',
-  'sold',
-  'SOLD',
-  'available,sold',
   '%00',
   '%zz',
   '%',
@@ -411,12 +473,12 @@ const QUERY_VALUES = [
   '[]',
 ];
 
-function query(): fc.Arbitrary<string> {
+function query(routes: Routes): fc.Arbitrary<string> {
   const value = fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom(...QUERY_VALUES) },
+    { weight: 8, arbitrary: fc.constantFrom(...QUERY_VALUES, ...routes.queryValues) },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }).map((text) => percentEncoded(utf8(text))) },
   );
-  const param = fc.tuple(fc.constantFrom(...QUERY_NAMES), fc.option(value, { freq: 8 }));
+  const param = fc.tuple(fc.constantFrom(...routes.queryNames), fc.option(value, { freq: 8 }));
   const params = fc.array(param, { minLength: 1, maxLength: 5 }).map((list) => list.map(([n, v]) => (v === null ? n : `${n}=${v}`)));
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant('') },
@@ -616,19 +678,29 @@ function invalidFields(): fc.Arbitrary<readonly Header[]> {
 /** Methods whose requests carry a body: mostly with one; the others mostly without. */
 const BODY_METHODS = ['POST', 'PUT', 'PATCH'];
 
-function payload(bodyExpected: boolean): fc.Arbitrary<Buffer> {
+function payload(routes: Routes, bodyExpected: boolean): fc.Arbitrary<Buffer> {
+  // The bodies of the operations that take one; an object of one string field when none does.
+  const shapes: ReadonlyArray<readonly BodyField[]> =
+    routes.bodies.length > 0
+      ? routes.bodies
+      : [[{ name: 'name', required: true, value: { kind: 'string', minLength: 1, maxLength: 255 } }]];
+  const some = <T>(of: (fields: readonly BodyField[]) => fc.Arbitrary<T>) => fc.oneof(...shapes.map(of));
+  const first = shapes[0].find((field) => field.value.kind === 'string')?.name ?? shapes[0][0].name;
   return fc.oneof(
     { weight: bodyExpected ? 4 : 150, arbitrary: fc.constant(Buffer.alloc(0)) },
-    { weight: 12, arbitrary: validPet().map((json) => Buffer.from(json)) },
-    { weight: 20, arbitrary: encoded(petLike()) },
+    { weight: 12, arbitrary: some(validBody).map((json) => Buffer.from(json)) },
+    { weight: 20, arbitrary: encoded(some(bodyLike)) },
     { weight: 5, arbitrary: encoded(fc.json()) },
     { weight: 5, arbitrary: encoded(fc.jsonValue().map((value) => JSON.stringify(value))) },
-    { weight: 16, arbitrary: encoded(deeplyNested()) },
-    { weight: 4, arbitrary: encoded(fc.tuple(petLike(), fc.nat()).map(([json, cut]) => json.slice(0, cut % Math.max(1, json.length)))) },
-    { weight: 6, arbitrary: invalidUtf8() },
+    { weight: 16, arbitrary: encoded(some(deeplyNested)) },
+    {
+      weight: 4,
+      arbitrary: encoded(fc.tuple(some(bodyLike), fc.nat()).map(([json, cut]) => json.slice(0, cut % Math.max(1, json.length)))),
+    },
+    { weight: 6, arbitrary: some(invalidUtf8) },
     { weight: 2, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
     { weight: 1, arbitrary: fc.constantFrom(' ', '\r\n', 'null', '"Rex"', '[]', '0', '\ufeff{}').map((text) => Buffer.from(text)) },
-    { weight: 1, arbitrary: fc.integer({ min: 65_000, max: 70_000 }).map((length) => Buffer.from(`{"name":"${'a'.repeat(length)}"}`)) },
+    { weight: 1, arbitrary: fc.integer({ min: 65_000, max: 70_000 }).map((length) => Buffer.from(`{"${first}":"${'a'.repeat(length)}"}`)) },
   );
 }
 
@@ -650,111 +722,174 @@ function encoded(json: fc.Arbitrary<string>): fc.Arbitrary<Buffer> {
   return fc.tuple(json, encodings).map(([text, encode]) => encode(text));
 }
 
-const NAMES = [
-  '"Rex"',
-  '""',
-  '" "',
-  `"${'a'.repeat(255)}"`,
-  `"${'a'.repeat(256)}"`,
-  `"${'🐶'.repeat(255)}"`,
-  '"\\u0000"',
-  '"a\\nb"',
-  '"Rex\\t"',
-  '"\\ud800"',
-  '"\\udc00x"',
-  '"🐶"',
-  '"\\u202eRex"',
-  '"R\\u0000ex"',
-  'null',
-  '1',
-  'true',
-  '[]',
-  '{}',
-  '["Rex"]',
-  '"\\uD83D\\uDC36"',
-];
-const CATEGORY_IDS = [
-  '1',
-  '0',
-  '-1',
-  '9223372036854775807',
-  '9223372036854775808',
-  '-9223372036854775808',
-  '-9223372036854775809',
-  '18446744073709551616',
-  '1.0',
-  '1.5',
-  '1e2',
-  '1E400',
-  '-0',
-  '-0.0',
-  '"1"',
-  'true',
-  'null',
-  '[]',
-  '{}',
-  '123456789012345678901234567890',
-  '1' + '0'.repeat(400),
-];
-const STATUSES = ['"available"', '"pending"', '"sold"', '"SOLD"', '""', 'null', '1', '"available "', '["sold"]', '{"toString":1}'];
-const ODD_KEYS = [
-  '__proto__',
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'prototype',
-  '__defineGetter__',
-  'isPrototypeOf',
-  'id',
-  'name',
-  'categoryId',
-  'status',
-  '',
-  'n\u0430me',
-  'name\u0000',
-  'NAME',
-];
-
-/** Objects near the NewPet shape {name, categoryId, status}: each field valid, odd or absent, plus keys that trip up JavaScript. */
-function petLike(): fc.Arbitrary<string> {
-  const value = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...NAMES, ...CATEGORY_IDS, ...STATUSES, '{"x":1}', '{"name":"Rex"}', '{"__proto__":{}}') },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
-  );
-  const field = (name: string, values: readonly string[], extra: fc.Arbitrary<string>) => {
-    const member = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: extra });
-    return fc.option(
-      member.map((value) => [name, value] as const),
-      { freq: 8 },
-    );
-  };
-  const members = fc.tuple(
-    field(
-      'name',
-      NAMES,
-      fc.string({ unit: 'binary', maxLength: 30 }).map((text) => JSON.stringify(text)),
-    ),
-    field('categoryId', CATEGORY_IDS, fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String)),
-    fc.option(field('status', STATUSES, value), { freq: 2 }).map((member) => member ?? null),
-    fc.array(fc.tuple(fc.constantFrom(...ODD_KEYS), value), { maxLength: 3 }),
-  );
-  return members.map(([name, categoryId, status, extras]) =>
-    objectText([...[name, categoryId, status].filter((member) => member !== null), ...extras]),
-  );
+/** Values for a string field, as JSON text: empty, blank, at and past its length, control characters, lone surrogates, other types. */
+function stringValues(maxLength: number): string[] {
+  return [
+    '"Rex"',
+    '""',
+    '" "',
+    `"${'a'.repeat(maxLength)}"`,
+    `"${'a'.repeat(maxLength + 1)}"`,
+    `"${'🐶'.repeat(maxLength)}"`,
+    '"\\u0000"',
+    '"a\\nb"',
+    '"Rex\\t"',
+    '"\\ud800"',
+    '"\\udc00x"',
+    '"🐶"',
+    '"\\u202eRex"',
+    '"R\\u0000ex"',
+    'null',
+    '1',
+    'true',
+    '[]',
+    '{}',
+    '["Rex"]',
+    '"\\uD83D\\uDC36"',
+  ];
+}
+/** Values for an integer field (int64 unless it says otherwise), as JSON text: its edges and past them, other spellings, other types. */
+function integerValues(min: bigint, max: bigint): string[] {
+  return [
+    '1',
+    '0',
+    '-1',
+    String(max),
+    String(max + 1n),
+    String(min),
+    String(min - 1n),
+    '18446744073709551616',
+    '1.0',
+    '1.5',
+    '1e2',
+    '1E400',
+    '-0',
+    '-0.0',
+    '"1"',
+    'true',
+    'null',
+    '[]',
+    '{}',
+    '123456789012345678901234567890',
+    '1' + '0'.repeat(400),
+  ];
+}
+/** Values for an enum field, as JSON text: each value, one in other case or padded, other types. */
+function enumValues(values: readonly string[]): string[] {
+  const last = values[values.length - 1] ?? '';
+  return [
+    ...values.map((value) => JSON.stringify(value)),
+    JSON.stringify(last.toUpperCase()),
+    '""',
+    'null',
+    '1',
+    JSON.stringify(`${values[0]} `),
+    `[${JSON.stringify(last)}]`,
+    '{"toString":1}',
+  ];
 }
 
-/** A NewPet the service must accept (201), so that the success path is fuzzed too and pets exist to get. */
-function validPet(): fc.Arbitrary<string> {
-  const name = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((text) => !/\p{Cc}/u.test(text));
-  const categoryId = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }).map(String);
-  const status = fc.option(fc.constantFrom('"available"', '"pending"', '"sold"'), { freq: 3 });
-  return fc
-    .record({ name, categoryId, status })
-    .map(({ name: text, categoryId: id, status: state }) =>
-      objectText([['name', JSON.stringify(text)], ['categoryId', id], ...(state === null ? [] : [['status', state] as const])]),
+function valuesOf(value: ValueKind): string[] {
+  switch (value.kind) {
+    case 'string':
+      return stringValues(value.maxLength);
+    case 'integer':
+      return integerValues(value.min, value.max);
+    case 'enum':
+      return enumValues(value.values);
+    case 'other':
+      return ['null', '1', '"x"', '[]', '{}'];
+  }
+}
+
+/** Arbitrary values beyond the listed ones for a field of this kind, as JSON text. */
+function extraValue(value: ValueKind): fc.Arbitrary<string> {
+  if (value.kind === 'string') return fc.string({ unit: 'binary', maxLength: 30 }).map((text) => JSON.stringify(text));
+  if (value.kind === 'integer') return fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String);
+  return fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v));
+}
+
+/** Keys that trip up JavaScript objects, and near misses of the body's own. */
+function oddKeys(fields: readonly BodyField[]): string[] {
+  const first = fields[0]?.name ?? 'name';
+  return [
+    '__proto__',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'prototype',
+    '__defineGetter__',
+    'isPrototypeOf',
+    'id',
+    ...fields.map((field) => field.name),
+    '',
+    `${first.slice(0, 1)}\u0430${first.slice(2)}`,
+    `${first}\u0000`,
+    first.toUpperCase(),
+  ];
+}
+
+/** Objects near the body's shape: each field valid, odd or absent (optional ones more often), plus keys that trip up JavaScript. */
+function bodyLike(fields: readonly BodyField[]): fc.Arbitrary<string> {
+  const listed = fields.flatMap((field) => valuesOf(field.value));
+  const value = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...listed, '{"x":1}', `{${JSON.stringify(fields[0]?.name ?? 'x')}:"Rex"}`, '{"__proto__":{}}'),
+    },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
+  );
+  const member = (field: BodyField) => {
+    const values = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...valuesOf(field.value)) },
+      { weight: 1, arbitrary: extraValue(field.value) },
     );
+    const present = fc.option(
+      values.map((text) => [field.name, text] as const),
+      { freq: 8 },
+    );
+    return field.required ? present : fc.option(present, { freq: 2 }).map((option) => option ?? null);
+  };
+  const members = fc.tuple(
+    fc.tuple(...fields.map(member)),
+    fc.array(fc.tuple(fc.constantFrom(...oddKeys(fields)), value), { maxLength: 3 }),
+  );
+  return members.map(([own, extras]) => objectText([...own.filter((entry) => entry !== null), ...extras]));
+}
+
+/** A valid value of a field, as JSON text. */
+function validValue(value: ValueKind): fc.Arbitrary<string> {
+  switch (value.kind) {
+    case 'string':
+      return fc
+        .string({ unit: 'grapheme', minLength: Math.max(1, value.minLength), maxLength: Math.min(40, value.maxLength) })
+        .filter((text) => !/\p{Cc}/u.test(text))
+        .map((text) => JSON.stringify(text));
+    case 'integer':
+      return fc.bigInt({ min: value.min, max: value.max }).map(String);
+    case 'enum':
+      return fc.constantFrom(...value.values.map((v) => JSON.stringify(v)));
+    case 'other':
+      return fc.constant('null');
+  }
+}
+
+/** A body the service must accept (a 201 for a create), so that the success path is fuzzed too and pets exist to get. */
+function validBody(fields: readonly BodyField[]): fc.Arbitrary<string> {
+  const member = (field: BodyField) => {
+    const present = validValue(field.value).map((text) => [field.name, text] as const);
+    return field.required ? present : fc.option(present, { freq: 3 });
+  };
+  return fc.tuple(...fields.map(member)).map((members) => objectText(members.filter((entry) => entry !== null)));
+}
+
+/** The smallest valid body, as members: each required field with a plain valid value. */
+function plainMembers(fields: readonly BodyField[]): Array<readonly [string, string]> {
+  const plain = (value: ValueKind) =>
+    value.kind === 'string' ? '"Rex"' : value.kind === 'integer' ? '1' : value.kind === 'enum' ? JSON.stringify(value.values[0]) : 'null';
+  return fields.filter((field) => field.required).map((field) => [field.name, plain(field.value)] as const);
 }
 
 /** An object written member by member, so that repeated keys and `__proto__` reach the wire as written. */
@@ -763,7 +898,7 @@ function objectText(members: readonly (readonly [string, string])[]): string {
 }
 
 /** Arrays and objects nested a few levels deep, or thousands (past any recursion a parser or validator may do). */
-function deeplyNested(): fc.Arbitrary<string> {
+function deeplyNested(fields: readonly BodyField[]): fc.Arbitrary<string> {
   // Deep enough to exhaust a recursive parser, validator or serializer, mostly within the 64 KiB a
   // body may have (13,000 objects, 32,000 arrays).
   const depth = fc.oneof(
@@ -772,7 +907,7 @@ function deeplyNested(): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.integer({ min: 8_000, max: 40_000 }) },
   );
   const shape = fc.constantFrom('array', 'object', 'mixed');
-  const where = fc.constantFrom('alone', 'as an unknown member', 'as name', 'as categoryId', 'as status');
+  const where = fc.constantFrom('alone', 'as an unknown member', ...fields.map((field) => `as ${field.name}`));
   const closed = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
   return fc.record({ depth, shape, where, closed }).map(({ depth: levels, shape: kind, where: place, closed: balanced }) => {
     const open = (level: number) => (kind === 'array' || (kind === 'mixed' && level % 2 === 0) ? '[' : '{"a":');
@@ -782,7 +917,7 @@ function deeplyNested(): fc.Arbitrary<string> {
     const nested = `${opens}${kind === 'array' ? '' : '1'}${closes}`;
     if (place === 'alone') return nested;
     const member = place === 'as an unknown member' ? 'extra' : place.slice('as '.length);
-    return objectText(Object.entries({ name: '"Rex"', categoryId: '1', [member]: nested }));
+    return objectText(Object.entries({ ...Object.fromEntries(plainMembers(fields)), [member]: nested }));
   });
 }
 
@@ -798,18 +933,22 @@ const BAD_UTF8 = [
   [0xe2, 0x82],
 ];
 
-/** A pet whose bytes are not UTF-8: an overlong form, a lone surrogate, a truncated sequence, a stray byte. */
-function invalidUtf8(): fc.Arbitrary<Buffer> {
-  return fc.tuple(fc.constantFrom(...BAD_UTF8), fc.constantFrom('name', 'key', 'status', 'outside')).map(([sequence, place]) => {
-    const bad = Buffer.from(sequence);
-    const parts: Record<string, (string | Buffer)[]> = {
-      name: ['{"name":"Re', bad, 'x","categoryId":1}'],
-      key: ['{"na', bad, 'me":"Rex","categoryId":1}'],
-      status: ['{"name":"Rex","categoryId":1,"status":"sold', bad, '"}'],
-      outside: ['{"name":"Rex",', bad, '"categoryId":1}'],
-    };
-    return Buffer.concat(parts[place].map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
-  });
+/** A body whose bytes are not UTF-8: an overlong form, a lone surrogate, a truncated sequence, a stray byte, in a value, a key or between members. */
+function invalidUtf8(fields: readonly BodyField[]): fc.Arbitrary<Buffer> {
+  const members = plainMembers(fields).map(([key, value]) => `${JSON.stringify(key)}:${value}`);
+  const text = `{${members.join(',')}}`;
+  const firstString = members.findIndex((member) => /:"/.test(member));
+  const places = [
+    // Inside a string value, before its closing quote.
+    ...(firstString >= 0 ? [text.indexOf(members[firstString]) + members[firstString].length - 1] : []),
+    // Inside the first key.
+    2,
+    // Between two members, or before the closing brace.
+    members.length > 1 ? text.indexOf(members[1]) : text.length - 1,
+  ];
+  return fc
+    .tuple(fc.constantFrom(...BAD_UTF8), fc.constantFrom(...places))
+    .map(([sequence, at]) => Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(sequence), Buffer.from(text.slice(at))]));
 }
 
 type Frame = (bytes: Buffer) => Omit<Framed, 'content'>;

@@ -1,35 +1,27 @@
-import { request } from 'node:http';
-import { baseUrl, call, createPet, expectError } from './support/api';
-import { TEST_API_KEY } from './support/server';
+import { committedDocument, exampleRequestOf, operationsOf } from './testing/document';
+import { call, expectError } from './testing/http';
+import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
 
-/** A request with its headers as a raw list, repeats kept: fetch would join them into one. */
-function requestWithRawHeaders(
-  method: string,
-  path: string,
-  headers: string[],
-  body?: string,
-): Promise<{ status: number; headers: Record<string, unknown>; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${baseUrl()}${path}`, { method, headers }, (response) => {
-      let text = '';
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }));
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
+// Bearer authentication of every operation on the real application, in process (the budgets and
+// limits: auth.spec.ts, an app with small ones).
 
-const OPERATIONS: ReadonlyArray<[string, string, string?]> = [
-  ['GET', '/v1/pets'],
-  ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
-  ['GET', '/v1/pets/1'],
-];
+let petstore: InProcessApp;
+beforeAll(async () => {
+  petstore = await startInProcessApp();
+});
+afterAll(() => petstore?.close());
+
+const document = committedDocument();
+/** Every operation of the committed document, as its documented example request. */
+const OPERATIONS = operationsOf(document).map((entry) => {
+  const { method, url, body } = exampleRequestOf(document, entry);
+  return [method, url, body] as const;
+});
 
 describe('bearer authentication', () => {
   describe.each(OPERATIONS)('%s %s', (method, path, json) => {
     it('answers 401 with a Bearer challenge when the Authorization header is missing', async () => {
-      const response = await call(method, path, { auth: false, json });
+      const response = await call(petstore, method, path, { auth: false, json });
       expectError(response, 401, 'UNAUTHORIZED');
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
     });
@@ -39,16 +31,15 @@ describe('bearer authentication', () => {
       ['an invalid key, then a valid one', ['Bearer not-a-key', `Bearer ${TEST_API_KEY}`]],
       ['the valid key twice', [`Bearer ${TEST_API_KEY}`, `Bearer ${TEST_API_KEY}`]],
     ])('answers 401 invalid_request for two Authorization headers: %s', async (_case, credentials) => {
-      const headers = ['Host', new URL(baseUrl()).host, ...credentials.flatMap((credential) => ['Authorization', credential])];
-      if (json) headers.push('Content-Type', 'application/json');
-      const response = await requestWithRawHeaders(method, path, headers, json);
+      // Sent as two header lines, as a client would: inject keeps both in rawHeaders.
+      const response = await call(petstore, method, path, { headers: { authorization: credentials }, json });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ code: 'UNAUTHORIZED', message: 'Exactly one Authorization header is allowed', status: 401 });
-      expect(response.headers['www-authenticate']).toBe('Bearer realm="petstore", error="invalid_request"');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore", error="invalid_request"');
     });
 
     it('answers 401 invalid_token for an unknown key', async () => {
-      const response = await call(method, path, { headers: { authorization: 'Bearer not-a-key' }, json });
+      const response = await call(petstore, method, path, { headers: { authorization: 'Bearer not-a-key' }, json });
       expectError(response, 401, 'UNAUTHORIZED');
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore", error="invalid_token"');
     });
@@ -62,29 +53,32 @@ describe('bearer authentication', () => {
     ['a trailing word', `Bearer ${TEST_API_KEY} extra`],
     ['the token without scheme', TEST_API_KEY],
   ])('answers 401 (never 400) for %s', async (_case, authorization) => {
-    const response = await call('GET', '/v1/pets', { headers: { authorization } });
+    const response = await call(petstore, 'GET', '/v1/pets', { headers: { authorization } });
     expectError(response, 401, 'UNAUTHORIZED');
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="petstore", error="invalid_(request|token)"$/);
   });
 
   it('accepts the scheme name in any case', async () => {
-    const response = await call('GET', '/v1/pets', { headers: { authorization: `bearer ${TEST_API_KEY}` } });
+    const response = await call(petstore, 'GET', '/v1/pets', { headers: { authorization: `bearer ${TEST_API_KEY}` } });
     expect(response.status).toBe(200);
   });
 
   it('does not take a token from the query string', async () => {
-    const response = await call('GET', `/v1/pets?access_token=${TEST_API_KEY}`, { auth: false });
+    const response = await call(petstore, 'GET', `/v1/pets?access_token=${TEST_API_KEY}`, { auth: false });
     expectError(response, 401, 'UNAUTHORIZED');
   });
 
   it('does not take a token from the body', async () => {
-    const response = await call('POST', '/v1/pets', { auth: false, json: { name: 'Rex', categoryId: 1, access_token: TEST_API_KEY } });
+    const response = await call(petstore, 'POST', '/v1/pets', {
+      auth: false,
+      json: { name: 'Rex', categoryId: 1, access_token: TEST_API_KEY },
+    });
     expectError(response, 401, 'UNAUTHORIZED');
   });
 
   it('refuses a near miss of the key', async () => {
     for (const key of [TEST_API_KEY.slice(0, -1), `${TEST_API_KEY}x`, TEST_API_KEY.toUpperCase()]) {
-      expectError(await call('GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } }), 401, 'UNAUTHORIZED');
+      expectError(await call(petstore, 'GET', '/v1/pets', { headers: { authorization: `Bearer ${key}` } }), 401, 'UNAUTHORIZED');
     }
   });
 
@@ -101,18 +95,18 @@ describe('bearer authentication', () => {
         : body
           ? { 'content-type': 'application/json' }
           : {};
-      expectError(await call(method, path, { auth: false, body, headers }), 401, 'UNAUTHORIZED');
+      expectError(await call(petstore, method, path, { auth: false, body, headers }), 401, 'UNAUTHORIZED');
     });
 
     it('401 for a pet that exists, without a key', async () => {
-      const id = await createPet();
-      expectError(await call('GET', `/v1/pets/${id}`, { auth: false }), 401, 'UNAUTHORIZED');
+      const id = ((await call(petstore, 'POST', '/v1/pets', { json: { name: 'Rex', categoryId: 1 } })).body as { id: number }).id;
+      expectError(await call(petstore, 'GET', `/v1/pets/${id}`, { auth: false }), 401, 'UNAUTHORIZED');
     });
   });
 
   it('leaves the health probes and the API documents public', async () => {
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) {
-      expect((await call('GET', path, { auth: false })).status).toBe(200);
+      expect((await call(petstore, 'GET', path, { auth: false })).status).toBe(200);
     }
   });
 });

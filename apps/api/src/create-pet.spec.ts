@@ -1,8 +1,15 @@
-import { request } from 'node:http';
-import { baseUrl, call, createPet, expectError, petsAfter, type ApiResponse, uniqueName } from './support/api';
-import { AUTH } from './support/server';
+import { type ApiResponse, call, expectError, petsAfter } from './testing/http';
+import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
 
-const create = (json: unknown, headers: Record<string, string> = {}) => call('POST', '/v1/pets', { json, headers });
+// POST /v1/pets on the real application, in process: what it stores, and every way a body is refused.
+
+let petstore: InProcessApp;
+beforeAll(async () => {
+  petstore = await startInProcessApp();
+});
+afterAll(() => petstore?.close());
+
+const create = (json: unknown, headers: Record<string, string> = {}) => call(petstore, 'POST', '/v1/pets', { json, headers });
 
 const expectInvalid = (response: ApiResponse, field: string) => {
   expectError(response, 400, 'VALIDATION_FAILED');
@@ -17,7 +24,7 @@ describe('POST /v1/pets', () => {
     const id = (response.body as { id: number }).id;
     expect(id).toBeGreaterThan(0);
     expect(response.headers.get('location')).toBe(`/v1/pets/${id}`);
-    const fetched = await call('GET', `/v1/pets/${id}`);
+    const fetched = await call(petstore, 'GET', `/v1/pets/${id}`);
     expect(fetched.body).toEqual(response.body);
   });
 
@@ -44,7 +51,7 @@ describe('POST /v1/pets', () => {
       expect(response.status).toBe(201);
       expect(response.text).toContain(`"categoryId":${categoryId}`);
       const id = /"id":(\d+)/.exec(response.text)![1];
-      expect((await call('GET', `/v1/pets/${id}`, { exact: true })).text).toContain(`"categoryId":${categoryId}`);
+      expect((await call(petstore, 'GET', `/v1/pets/${id}`)).text).toContain(`"categoryId":${categoryId}`);
     },
   );
 
@@ -90,7 +97,7 @@ describe('POST /v1/pets', () => {
     const response = await create({ name, categoryId: 1 });
     expect(response.status).toBe(201);
     const id = (response.body as { id: number }).id;
-    expect(((await call('GET', `/v1/pets/${id}`)).body as { name: string }).name).toBe(name);
+    expect(((await call(petstore, 'GET', `/v1/pets/${id}`)).body as { name: string }).name).toBe(name);
   });
 
   it.each([null, 'unknown', 'Available', 1])('refuses status %p', async (status) => {
@@ -127,7 +134,7 @@ describe('POST /v1/pets', () => {
     ['with a trailing comma', '{"name":"Rex","categoryId":1,}'],
     ['with duplicate keys', '{"name":"Rex","name":"Max","categoryId":1}'],
   ])('answers 400 MALFORMED_JSON for a body that is %s', async (_case, body) => {
-    expectError(await call('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+    expectError(await call(petstore, 'POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
   });
 
   it.each([
@@ -138,7 +145,7 @@ describe('POST /v1/pets', () => {
     for (const depth of [2_000, 10_000]) {
       const nested = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
       expectError(
-        await call('POST', '/v1/pets', { body: body(nested), headers: { 'content-type': 'application/json' } }),
+        await call(petstore, 'POST', '/v1/pets', { body: body(nested), headers: { 'content-type': 'application/json' } }),
         400,
         'MALFORMED_JSON',
       );
@@ -151,18 +158,13 @@ describe('POST /v1/pets', () => {
     ['an overlong slash', [0xc0, 0xaf]],
   ])('answers 400 for a name holding bytes that are not UTF-8 (%s), instead of storing U+FFFD', async (_case, bytes) => {
     const body = Buffer.concat([Buffer.from('{"name":"Re'), Buffer.from(bytes), Buffer.from('x","categoryId":1}')]);
-    const response = await fetch(`${baseUrl()}/v1/pets`, {
-      method: 'POST',
-      headers: { ...AUTH, 'content-type': 'application/json' },
-      body,
-    });
+    const response = await call(petstore, 'POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ code: 'MALFORMED_JSON', message: 'Request body is not valid UTF-8', status: 400 });
+    expect(response.body).toEqual({ code: 'MALFORMED_JSON', message: 'Request body is not valid UTF-8', status: 400 });
   });
 
   it.each(['iso-8859-1', 'latin1', 'utf-16', '"windows-1252"', 'x'])('answers 400 UNSUPPORTED_CHARSET for charset=%s', async (charset) => {
-    // Straight to the service: a validating proxy would judge the charset itself.
-    const response = await call('POST', '/v1/pets', {
+    const response = await call(petstore, 'POST', '/v1/pets', {
       body: '{"name":"Rex","categoryId":1}',
       headers: { 'content-type': `application/json; charset=${charset}` },
     });
@@ -170,7 +172,7 @@ describe('POST /v1/pets', () => {
   });
 
   it('answers 400 when the body is missing', async () => {
-    const response = await call('POST', '/v1/pets');
+    const response = await call(petstore, 'POST', '/v1/pets');
     expectError(response, 400, 'VALIDATION_FAILED');
     expect((response.body as { message: string }).message).toBe('Request body must be a JSON object');
   });
@@ -179,7 +181,7 @@ describe('POST /v1/pets', () => {
     'answers 415 for Content-Type %s',
     async (contentType) => {
       expectError(
-        await call('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': contentType } }),
+        await call(petstore, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': contentType } }),
         415,
         'UNSUPPORTED_MEDIA_TYPE',
       );
@@ -197,28 +199,18 @@ describe('POST /v1/pets', () => {
   });
 
   it('answers 413 for a large body that lies about its length', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const url = new URL('/v1/pets', baseUrl());
-      const req = request(
-        url,
-        { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json', 'content-length': String(10_000_000) } },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end('{}');
+    const response = await call(petstore, 'POST', '/v1/pets', {
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-length': String(10_000_000) },
     });
-    expect(status).toBe(413);
+    expect(response.status).toBe(413);
   });
 
   it('does not store a pet when the body is refused', async () => {
-    // A pet of this test's own first: a refused pet, were it stored, would come after it (ids are
-    // given in increasing order). Every page after it: other files add pets meanwhile.
-    const before = await createPet({ name: uniqueName('Before') });
-    const name = uniqueName('Ghost');
+    // A pet first: a refused pet, were it stored, would come after it (ids are given in increasing order).
+    const before = BigInt(/"id":(\d+)/.exec((await create({ name: 'Before', categoryId: 1 })).text)![1]);
+    const name = 'Ghost';
     expectInvalid(await create({ name, categoryId: 1, status: 'sold', id: 1 }), 'id');
-    expect((await petsAfter(before)).filter((pet) => pet.name === name)).toEqual([]);
+    expect((await petsAfter(petstore, before)).filter((pet) => pet.name === name)).toEqual([]);
   });
 });
