@@ -23,7 +23,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
   const policy = RATE_LIMIT_POLICIES.perKey;
   const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
   return {
-    securityHeaders: core.helmetHeaders(core.API_SECURITY_HEADERS),
+    securityHeaders: core.API_HEADERS,
     deprecationHeaders: { ...GET_PET_DEPRECATION_HEADERS },
     rateLimit: {
       policy,
