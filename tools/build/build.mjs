@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
@@ -109,24 +110,6 @@ function keepSerializedModulesOut(met) {
  */
 function latin1Only(source) {
   return source.replace(/[^\x00-\xff]/gu, '?');
-}
-
-/**
- * keepNames wraps every function and class that it names, `__name(f, "f")`, which gives f its name
- * back if the bundle renamed it. Most were not renamed, and many are made per call: in Fastify's hook
- * runners, passport and our auth hook that is a defineProperty on a new closure several times per
- * request (1.5-2 % of the service's CPU profile, more in what it costs the functions' maps). The
- * helper leaves a name that is already right alone. Built on esbuild's helper as it writes it: if
- * that ever changes, the build says so.
- */
-const ESBUILD_NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
-const NAME_HELPER =
-  'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });';
-
-function withNamesSetOnlyWhenWrong(source) {
-  if (!source.includes(ESBUILD_NAME_HELPER))
-    throw new Error(`bundleService: esbuild's keepNames helper is no longer "${ESBUILD_NAME_HELPER}"`);
-  return source.replace(ESBUILD_NAME_HELPER, NAME_HELPER);
 }
 
 /**
