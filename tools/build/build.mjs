@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+import { latin1Source } from './latin1-bundle-source.mjs';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
@@ -122,34 +124,6 @@ function withoutZodLocales(met) {
 }
 
 /**
- * V8 holds a script's source for as long as the script lives, one byte per character if every
- * character is Latin-1, else two. The code is ASCII (charset above), but esbuild keeps some of the
- * packages' comments as written, and a dozen "≥" and "—" in them doubled the bundle's 7.5 MB in
- * the heap. Outside Latin-1 there can be nothing but comments: those characters become "?".
- */
-function latin1Only(source) {
-  return source.replace(/[^\x00-\xff]/gu, '?');
-}
-
-/**
- * keepNames wraps every function and class that it names, `__name(f, "f")`, which gives f its name
- * back if the bundle renamed it. Most were not renamed, and many are made per call: in Fastify's hook
- * runners, passport and our auth hook that is a defineProperty on a new closure several times per
- * request (1.5-2 % of the service's CPU profile, more in what it costs the functions' maps). The
- * helper leaves a name that is already right alone. Built on esbuild's helper as it writes it: if
- * that ever changes, the build says so.
- */
-const ESBUILD_NAME_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
-const NAME_HELPER =
-  'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });';
-
-function withNamesSetOnlyWhenWrong(source) {
-  if (!source.includes(ESBUILD_NAME_HELPER))
-    throw new Error(`bundleService: esbuild's keepNames helper is no longer "${ESBUILD_NAME_HELPER}"`);
-  return source.replace(ESBUILD_NAME_HELPER, NAME_HELPER);
-}
-
-/**
  * Bundles the service into one file with esbuild, from swc's output (the same code, decorator
  * metadata included): loading it reads one file instead of about 1,400 (docs/performance.md, "Start-up and
  * memory"). Nest 12's modules are ES modules, which locate themselves with import.meta.url: in the
@@ -169,7 +143,7 @@ async function bundleService() {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    // Every character outside ASCII in the code written as an escape (esbuild's default, relied on below).
+    // Every character outside ASCII in the code written as an escape (relied on by latin1Source).
     charset: 'ascii',
     // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes.
     keepNames: true,
@@ -179,7 +153,7 @@ async function bundleService() {
     banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  writeFileSync(SERVICE_BUNDLE, withNamesSetOnlyWhenWrong(latin1Only(outputFiles[0].text)));
+  writeFileSync(SERVICE_BUNDLE, withNamesSetOnlyWhenWrong(await latin1Source(esbuild, outputFiles[0].text)));
   const unmet = SERIALIZED_MODULES.filter((path) => !serializedMet.has(path));
   if (unmet.length > 0)
     throw new Error(`bundleService: ${unmet.join(', ')} no longer imported from ${dirname(SERVICE_BUNDLE)}: update SERIALIZED_MODULES`);

@@ -14,7 +14,7 @@ const SAMPLE_ROW = { id: '1', name: 'Rex', categoryId: '1', status: 'available' 
 /** The service's facts for a per-key limit of `perKeyPerMinute` (RATE_LIMIT_PER_MINUTE). */
 export async function serviceFacts(root, { perKeyPerMinute }) {
   const load = (path) => require(join(root, 'dist', path));
-  const { API_SECURITY_HEADERS, helmetHeaders } = load('libs/http/src/index.js');
+  const { API_HEADERS } = load('libs/http/src/index.js');
   const { loadConfig } = load('libs/config/src/index.js');
   const { rateLimitHeaders, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } = load('libs/auth/src/index.js');
   const { GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
@@ -24,7 +24,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
   const policy = RATE_LIMIT_POLICIES.perKey;
   const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
   return {
-    securityHeaders: helmetHeaders(API_SECURITY_HEADERS),
+    securityHeaders: API_HEADERS,
     deprecationHeaders: { ...GET_PET_DEPRECATION_HEADERS },
     rateLimit: {
       policy,

@@ -1,16 +1,15 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import helmet, { type HelmetOptions } from 'helmet';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HelmetOptions } from 'helmet';
 import type { CorsHeaders } from './cors-headers';
+import { helmetHeaders } from './precomputed-helmet-headers';
 
 /**
  * A JSON API's answers (OWASP REST Security Cheat Sheet): nothing in them may load, frame, be
  * framed or be sniffed, nor leave by plain http; they go to their own origin only. Helmet's
  * headers for HTML pages (DNS prefetch, IE8 downloads, Flash policies, the retired XSS filter,
  * origin-agent clustering, opener isolation) say nothing about JSON and are left out.
- * Exported for the benchmark's parity baseline (tools/bench), which sends the same headers.
  */
 export const API_SECURITY_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -38,26 +37,16 @@ const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
   },
 };
 
-/** The headers helmet writes for `options`, worked out once. */
-export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
-  const headers: Record<string, string> = {};
-  const recorder = {
-    setHeader: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)),
-    removeHeader: (name: string) => delete headers[name.toLowerCase()],
-  };
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
-  return headers;
-}
-
-/** The API's security headers, worked out once: every answer outside the docs carries them. */
+/**
+ * The API's security headers, worked out once: every answer outside the docs carries them, also
+ * those no hook runs for (protocol-errors.ts). The bench's parity baseline sends them too.
+ */
 export const API_HEADERS: Readonly<Record<string, string>> = helmetHeaders(API_SECURITY_HEADERS);
 
 /**
- * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers.
- * API answers get the same library's headers worked out once at start: @fastify/helmet
- * rebuilds helmet and sets each header on the raw response for every request, which costs
- * about 30 µs of CPU per request (measured on this machine: 94 against 65 µs for a bare
- * Fastify route), a tenth of the service's whole budget.
+ * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers; API
+ * answers the same library's headers worked out once (precomputed-helmet-headers.ts): @fastify/helmet
+ * would run helmet again for every request.
  */
 export async function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): Promise<void> {
   // Runs before @fastify/helmet's own onRoute hook, which reads the route's `helmet` option.
