@@ -170,12 +170,13 @@ async function expand(operation: Locator): Promise<void> {
 
 async function readCall(operation: Locator, answer: Locator): Promise<ShownCall> {
   const body = answer.locator('.highlight-code pre');
-  // A failed call (a refused connection) shows its error where the body would be.
+  // A failed call (a refused connection) shows its error where the body would be; an answer
+  // without a body (a 204) shows neither.
   const error = answer.locator('.response-col_description .renderedMarkdown');
   return {
     requestUrl: await operation.locator('.request-url pre').innerText(),
     status: (await answer.locator('.response-col_status').innerText()).trim(),
-    body: (await body.count()) > 0 ? await body.innerText() : await error.innerText(),
+    body: (await body.count()) > 0 ? await body.innerText() : (await error.count()) > 0 ? await error.innerText() : '',
     headers: (await answer.locator('.headerline').allInnerTexts()).map((line) => line.trim()).join('\n'),
   };
 }

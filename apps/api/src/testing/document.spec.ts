@@ -14,9 +14,9 @@ describe('driftFromCommitted', () => {
 
   it('names an operation of the code that the committed document lacks', () => {
     const live = copy();
-    live.paths['/pets/{petId}'].delete = { operationId: 'deletePet', responses: { '204': { description: 'Deleted' } } };
+    live.paths['/pets/{petId}'].put = { operationId: 'replacePet', responses: { '204': { description: 'Replaced' } } };
     expect(driftFromCommitted(live, committed)).toEqual([
-      'DELETE /pets/{petId} (deletePet) is in the code but not in the committed document: run npm run openapi',
+      'PUT /pets/{petId} (replacePet) is in the code but not in the committed document: run npm run openapi',
     ]);
   });
 

@@ -69,8 +69,14 @@ export class ResponseValidator {
     this.ajv.addSchema({ ...document, $id: 'openapi' });
   }
 
-  /** Why a JSON body does not match the documented answer, or undefined when it does. */
-  bodyProblem({ method, path }: DocumentedOperation, status: number, body: unknown): string | undefined {
+  /**
+   * Why a JSON body does not match the documented answer, or undefined when it does. An answer
+   * documented without JSON content (a 204) matches only no body at all.
+   */
+  bodyProblem({ method, path, operation }: DocumentedOperation, status: number, body: unknown): string | undefined {
+    const answer = operation.responses[String(status)] as { content?: Record<string, unknown> } | undefined;
+    if (!answer?.content?.['application/json'])
+      return body === undefined ? undefined : `a body was sent where the document has none: ${JSON.stringify(body)}`;
     const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
     const pointer = `/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
     let validate = this.validators.get(pointer);
