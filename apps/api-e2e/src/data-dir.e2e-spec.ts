@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { runKeysCli } from './support/keys-cli';
 import { tempDir } from './support/leftovers';
 import { databaseEnv, startServer } from './support/server';
@@ -20,7 +20,7 @@ function expectPrivate(dataDir: string): void {
   expect(openToOthers(dataDir)).toEqual([]);
 }
 
-describe('the data directory (the embedded database and the development key)', () => {
+describeOn('pglite', 'postgres')('the data directory (the embedded database and the development key)', () => {
   // Without API_KEYS the development key is kept in DATA_DIR: on PostgreSQL too, the directory is used.
   const developmentEnv = (dataDir: string) => ({ ...databaseEnv(target), DATA_DIR: dataDir, API_KEYS: '', NODE_ENV: 'development' });
 

@@ -1,8 +1,6 @@
 import { Client } from 'pg';
-import { target } from './support/api';
+import { describeOn } from './support/api';
 import { AUTH, outputOnceItShows, type RunningServer, startServer, testDatabaseUrl } from './support/server';
-
-const describeOnPostgres = target === 'postgres' ? describe : describe.skip;
 
 /** Polls `probe` until it holds, or fails naming `what` after `timeoutMs`. */
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -18,7 +16,7 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 10
  * of its own on a database of its own, so that the backends counted and the settings changed are
  * this service's alone.
  */
-describeOnPostgres('a database that refuses work (PostgreSQL)', () => {
+describeOn('postgres')('a database that refuses work (PostgreSQL)', () => {
   const database = `petstore_refusals_test_${process.pid}_${Date.now()}`;
   let admin: Client;
   let server: RunningServer;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Locator } from 'playwright-core';
 import { type DocumentedOperation, operations } from './support/document';
 import { KEEP_VARIABLE, tempDir } from './support/leftovers';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 import {
   authorize,
@@ -33,7 +33,7 @@ function skipReason(): string | undefined {
 }
 const SKIP_REASON = skipReason();
 if (SKIP_REASON) console.warn(`Skipping the Swagger UI browser test: ${SKIP_REASON}.`);
-const describeInBrowser = SKIP_REASON ? describe.skip : describe;
+const describeInBrowser = SKIP_REASON ? describe.skip : describeOn('pglite');
 
 const INT64_MAX = '9223372036854775807';
 /** JSON.parse would read the categoryId as 9223372036854775808 and show it as 9223372036854776000. */

@@ -3,16 +3,13 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { tempDir, track } from './support/leftovers';
-import type { E2eTarget } from './support/server';
+import { describeOn } from './support/api';
 import { PGLITE_TEMPLATE_VARIABLE, type RunningServer, startServer } from './support/server';
 
 // Every shell block of README.md and docs/*.md runs as written (docs/development.md, "The shell
 // blocks of the docs"): against a service of this file's own, started once from the built bundle on
 // the embedded database, with no API_KEYS (so the development key the README's set-up reads), each
 // block after the README's set-up block, in `bash -euo pipefail`, from the repository's root.
-
-declare const e2eTarget: E2eTarget;
-declare const e2eTargets: readonly E2eTarget[];
 
 const ROOT = resolve(__dirname, '../../..');
 const PAGES = [
@@ -113,10 +110,8 @@ function anchorsOf(page: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) => anchorOf(heading)));
 }
 
-// The file runs in each target's project; its server is its own, so once is enough.
-const describeOnce = e2eTarget === e2eTargets[0] ? describe : describe.skip;
-
-describeOnce('the shell blocks of README.md and docs/', () => {
+// Its server is its own, on the embedded database whatever the target.
+describeOn('pglite')('the shell blocks of README.md and docs/', () => {
   let server: RunningServer | undefined;
   let dataDir: string | undefined;
   let env: Record<string, string>;

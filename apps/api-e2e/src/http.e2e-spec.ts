@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { baseUrl, call, expectError, instanceUrls } from './support/api';
+import { baseUrl, call, describeOn, expectError, instanceUrls } from './support/api';
 
 /** Sends raw bytes and returns the raw answer: for requests no HTTP client would send. */
 async function rawRequest(bytes: string): Promise<string> {
@@ -31,7 +31,7 @@ function expectAnswerHeaders(headers: Headers): void {
 }
 
 // What needs a real connection; the rest of the HTTP behaviour is shown in process (apps/api/src/http.spec.ts).
-describe('HTTP behaviour on a real connection', () => {
+describeOn('pglite')('HTTP behaviour on a real connection', () => {
   it('answers 431 with an Error body for oversized headers', async () => {
     const response = await call('GET', '/v1/pets', { headers: { 'x-filler': 'a'.repeat(20_000) }, contract: false });
     expectError(response, 431, 'HEADERS_TOO_LARGE');

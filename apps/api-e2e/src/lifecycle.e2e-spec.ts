@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { operations, urlOf } from './support/document';
 import { tempDir } from './support/leftovers';
 import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
@@ -31,7 +31,7 @@ function refusesConnections(hostname: string, port: number): Promise<boolean> {
 
 // Every test starts its servers on a database of its own (databaseEnv: a copy of an empty one on
 // PGlite), so that none waits on another's data directory or lock, whatever the order.
-describe('service lifecycle', () => {
+describeOn('pglite', 'postgres')('service lifecycle', () => {
   it('keeps pets across a restart and stops cleanly on SIGTERM', async () => {
     const env = databaseEnv(target);
     const first = await startServer(env);

@@ -1,5 +1,5 @@
 import { getMetricsFromIterator } from 'prom2javascript';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 
 // /metrics on a port of its own, for the platform (main.ts), and the access log's line. On the API
@@ -17,7 +17,7 @@ async function scrape(url: string, headers: Record<string, string> = {}) {
   return getMetricsFromIterator(text.split('\n')[Symbol.iterator]());
 }
 
-describe('/metrics for the platform only', () => {
+describeOn('pglite')('/metrics for the platform only', () => {
   const token = 'scrape-token-0123456789';
   let server: RunningServer;
   let metricsUrl: string;

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { DelayingProxy } from './support/delaying-proxy';
 import { AUTH, databaseEnv, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
@@ -21,7 +21,7 @@ const INSTANCES = 3;
  */
 const NETWORK_DELAY_MS = 30;
 
-(target !== 'pglite' ? describe : describe.skip)('migrations when several instances start at once', () => {
+describeOn('postgres', 'pooled')('migrations when several instances start at once', () => {
   it(`run once, and all ${INSTANCES} instances on an empty database become ready`, async () => {
     // A database of its own: the migrations must meet an empty one.
     const server = new URL(testDatabaseUrl(target));

@@ -1,11 +1,9 @@
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { CuttableProxy } from './support/cuttable-proxy';
 import { operations, urlOf } from './support/document';
 import { AUTH, databaseEnv, startServer, type RunningServer } from './support/server';
 
-const describeOnPostgres = target !== 'pglite' ? describe : describe.skip;
-
-describeOnPostgres('database outage', () => {
+describeOn('postgres', 'pooled')('database outage', () => {
   let proxy: CuttableProxy;
   let server: RunningServer;
 

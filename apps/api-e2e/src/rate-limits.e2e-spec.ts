@@ -1,4 +1,4 @@
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { createKey } from './support/keys-cli';
 import { databaseEnv, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
@@ -23,7 +23,7 @@ async function expectRateLimited(response: Response, policy: string, limit: numb
 // apps/api/src/rate-limits.spec.ts and key-lookups.spec.ts.
 const redisUrl = process.env.TEST_REDIS_URL;
 
-(target !== 'pglite' && redisUrl ? describe : describe.skip)('rate limits shared through Redis', () => {
+(redisUrl ? describeOn('pooled') : describe.skip)('rate limits shared through Redis', () => {
   const servers: RunningServer[] = [];
 
   beforeAll(async () => {

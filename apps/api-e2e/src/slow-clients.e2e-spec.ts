@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { AUTH, databaseEnv, type RunningServer, startServer } from './support/server';
 
 // Slow and stalled clients, against a server with short time limits so that each bound is
@@ -43,7 +43,7 @@ async function trickle(socket: Socket, bytes: string, everyMs: number): Promise<
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
 
-describe('slow clients', () => {
+describeOn('pglite')('slow clients', () => {
   let server: RunningServer;
 
   beforeAll(async () => {

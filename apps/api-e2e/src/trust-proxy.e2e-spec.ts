@@ -1,4 +1,4 @@
-import { target } from './support/api';
+import { describeOn, target } from './support/api';
 import { tempDir } from './support/leftovers';
 import { databaseEnv, outputOnceItShows, runServerToExit, startServer } from './support/server';
 
@@ -18,7 +18,7 @@ async function loggedClientAddress(trustProxy: string, forwardedFor = FORWARDED_
   }
 }
 
-describe('TRUST_PROXY: the client address behind proxies', () => {
+describeOn('pglite')('TRUST_PROXY: the client address behind proxies', () => {
   // The test client is the "load balancer": it connects from 127.0.0.1.
   it.each([
     ['a hop count', '1'],

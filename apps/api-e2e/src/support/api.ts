@@ -7,6 +7,14 @@ declare const e2eTarget: E2eTarget;
 /** The database this test file runs against. */
 export const target: E2eTarget = e2eTarget;
 
+/**
+ * The describe of tests that are about some targets only; on the others they are skipped and start
+ * nothing. What does not depend on the database runs on the embedded one alone (npm test's target).
+ */
+export function describeOn(...targets: readonly E2eTarget[]): jest.Describe {
+  return targets.includes(target) ? describe : describe.skip;
+}
+
 /** Base URL of the shared server of this target. */
 export function baseUrl(): string {
   const url = process.env[`E2E_URL_${target}`];
