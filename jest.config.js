@@ -7,4 +7,5 @@ const { getJestProjectsAsync } = require('@nx/jest');
 module.exports = async () => ({
   projects: (await getJestProjectsAsync()).filter((project) => !project.includes('api-e2e')),
   testTimeout: 60_000,
+  maxWorkers: '100%',
 });

@@ -16,6 +16,8 @@ module.exports = {
   testEnvironment: 'node',
   // Hooks too: an in-memory PGlite starts in a second or two, several times that on a loaded 2-core CI.
   testTimeout: 30_000,
+  // Jest's default keeps a core for itself, which waits: every core runs test files instead.
+  maxWorkers: '100%',
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: ['<rootDir>/src/**/*.spec.ts'],
