@@ -25,7 +25,7 @@ import {
   RouteMethods,
 } from '@petstore/http';
 import { ErrorBodyFilter } from '@petstore/http-errors';
-import { AccessLogController, lazyChildLoggerFactory, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
+import { AccessLogController, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
@@ -83,7 +83,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       transport: pretty ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
     },
     logController: accessLog,
-    childLoggerFactory: lazyChildLoggerFactory,
     // No Nest middleware here: without middie, one hook less on every request.
     skipMiddie: true,
     trustProxy: trustProxyOption(config.trustProxy),

@@ -1,6 +1,5 @@
 export * from './lib/access-log';
 export * from './lib/health.controller';
-export * from './lib/lazy-child-logger';
 export * from './lib/metrics.controller';
 export * from './lib/pino-nest.logger';
 export * from './lib/request-metrics';
