@@ -1,12 +1,10 @@
 // Test helpers of the persistence lib (`@petstore/persistence/testing`), kept out of the service's barrel.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import type { DatabaseLocation } from './lib/data-source';
 import { Database } from './lib/database';
-import { createEmbeddedTemplate } from './lib/embedded-database';
+import { createEmbeddedTemplate, embeddedTemplateTarball } from './lib/embedded-database';
 
 /** A database a test file owns, and how to get rid of it. */
 export interface TestDatabase {
@@ -14,23 +12,21 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Made once per test process: the template every embedded test database is copied from (see createTestDatabase). */
-let template: Promise<unknown> | undefined;
+/** Read once per test file: the tarball of the template every embedded test database is loaded from (see createTestDatabase). */
+let tarball: Promise<Blob> | undefined;
 
 /**
- * Embedded PGlite in a scratch directory of its own (under the system's temporary directory),
- * which `drop` removes: a copy of the template `npm run build` makes (made here when missing), so
- * that a test database opens as a restart does (under a second of CPU) instead of running initdb
- * in WebAssembly (3 to 6 s, as in-memory PGlite does on every start). Or, when TEST_DATABASE_URL
- * names a PostgreSQL database (whose name must contain "test"), a new database on that server,
- * dropped by `drop`. Either way each test file starts empty, in parallel with the others.
+ * Embedded PGlite in memory, loaded from the tarball of the template `npm run build` makes (made
+ * here when missing), so that a test database opens as a restart does instead of running initdb in
+ * WebAssembly, with nothing on disk to copy or remove. Or, when TEST_DATABASE_URL names a
+ * PostgreSQL database (whose name must contain "test"), a new database on that server, dropped by
+ * `drop`. Either way each test file starts empty, in parallel with the others.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    await (template ??= createEmbeddedTemplate());
-    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-test-db-'));
-    return { location: { dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    tarball ??= createEmbeddedTemplate().then(() => new Blob([readFileSync(embeddedTemplateTarball())]));
+    return { location: { tarball: await tarball }, drop: async () => undefined };
   }
   const url = new URL(serverUrl);
   const base = url.pathname.slice(1);

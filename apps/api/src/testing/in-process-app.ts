@@ -33,7 +33,7 @@ export interface InProcessApp {
 
 /**
  * The service as main.ts builds it (createApp), not listening, on a database of its own: embedded
- * PGlite (a copy of the build's template, see createTestDatabase), or a throw-away PostgreSQL
+ * PGlite in memory (loaded from the build's template, see createTestDatabase), or a throw-away PostgreSQL
  * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
  * RATE_LIMIT_PER_MINUTE). One per test file, started in its beforeAll: prom-client's registry is
  * per module registry, and tests tell their data apart.

@@ -6,12 +6,12 @@ import type { StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
 import { NestTypeOrmLogger } from './typeorm-logger';
 
-/** Where the data lives: a PostgreSQL server, the embedded PGlite database in a directory, or PGlite in memory (tests). */
+/**
+ * Where the data lives: a PostgreSQL server, the embedded PGlite database in a directory, or PGlite
+ * in memory loaded from a database's tarball (tests: gone when closed, nothing on disk to lock).
+ */
 export type DatabaseLocation =
-  { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string } | typeof IN_MEMORY;
-
-/** PGlite in memory: gone when closed, shared with no other process, nothing on disk to lock. */
-export const IN_MEMORY = { inMemory: true } as const;
+  { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string } | { readonly tarball: Blob };
 
 const INT8_OID = 20;
 
@@ -57,8 +57,7 @@ export async function createDataSource(location: DatabaseLocation, use: 'serving
     return new DataSource({ ...common, url: location.url, extra: use === 'serving' ? POOL : MIGRATION_POOL });
   }
   const { PGliteDriver } = await import('typeorm-pglite');
-  const options = 'dataDir' in location ? await embeddedDatabaseOptions(location.dataDir) : { dataDir: 'memory://' };
-  const driver = new PGliteDriver(options).driver;
+  const driver = new PGliteDriver(await embeddedDatabaseOptions(location)).driver;
   return new DataSource({ ...common, driver });
 }
 

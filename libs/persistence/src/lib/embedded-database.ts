@@ -1,5 +1,16 @@
 import type { PGliteOptions } from '@electric-sql/pglite';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -17,11 +28,17 @@ export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-/** PGlite's options for the embedded database of DATA_DIR. PGlite (a WebAssembly PostgreSQL) is loaded only when it is used. */
-export async function embeddedDatabaseOptions(dataDir: string): Promise<PGliteOptions> {
+/**
+ * PGlite's options for the embedded database of DATA_DIR, or for one in memory loaded from a
+ * database's tarball (tests: embeddedTemplateTarball). PGlite (a WebAssembly PostgreSQL) is loaded
+ * only when it is used.
+ */
+export async function embeddedDatabaseOptions(where: { readonly dataDir: string } | { readonly tarball: Blob }): Promise<PGliteOptions> {
   const { PGlite } = await import('@electric-sql/pglite');
   const settings = EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting]);
-  return { dataDir: embeddedDatabaseDir(dataDir), startParams: [...PGlite.defaultStartParams, ...settings] };
+  const storage =
+    'dataDir' in where ? { dataDir: embeddedDatabaseDir(where.dataDir) } : { dataDir: 'memory://', loadDataDir: where.tarball };
+  return { ...storage, startParams: [...PGlite.defaultStartParams, ...settings] };
 }
 
 /**
@@ -35,6 +52,14 @@ export function embeddedTemplateDir(): string {
   const packageDir = dirname(dirname(require.resolve('@electric-sql/pglite')));
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
   return join(packageDir, '../../.cache/petstore-pglite-template', version);
+}
+
+/**
+ * The template as one tarball (PGlite's dumpDataDir), made with it: what a database in memory is
+ * loaded from (the tests' databases), without copying the template's files to disk and back.
+ */
+export function embeddedTemplateTarball(templateDir = embeddedTemplateDir()): string {
+  return `${templateDir}.tar`;
 }
 
 /**
@@ -57,19 +82,23 @@ export function seedEmbeddedDatabase(dataDir: string, templateDir = embeddedTemp
 }
 
 /**
- * Makes the template if it is missing: PGlite creates a database in a scratch directory beside it,
- * which is closed (a clean shutdown) and renamed into place, readable by every user (the image's
- * service does not run as the user that built it) and writable by none but its owner.
- * Returns false when the template was there already.
+ * Makes the template and its tarball if either is missing: PGlite creates a database in a scratch
+ * directory beside it, which is dumped, closed (a clean shutdown) and renamed into place, readable
+ * by every user (the image's service does not run as the user that built it) and writable by none
+ * but its owner. Returns false when both were there already.
  */
 export async function createEmbeddedTemplate(templateDir = embeddedTemplateDir()): Promise<boolean> {
-  if (existsSync(join(templateDir, 'PG_VERSION'))) return false;
+  const tarball = embeddedTemplateTarball(templateDir);
+  if (existsSync(join(templateDir, 'PG_VERSION')) && existsSync(tarball)) return false;
   mkdirSync(dirname(templateDir), { recursive: true });
   const scratch = mkdtempSync(`${templateDir}.new-`);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const database = await PGlite.create({ dataDir: scratch });
+    const dump = Buffer.from(await (await database.dumpDataDir('none')).arrayBuffer());
     await database.close();
+    writeFileSync(`${scratch}.tar`, dump, { mode: 0o644 });
+    renameSync(`${scratch}.tar`, tarball);
     makeTreeReadable(scratch);
     try {
       renameSync(scratch, templateDir);
@@ -80,6 +109,7 @@ export async function createEmbeddedTemplate(templateDir = embeddedTemplateDir()
     return true;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    rmSync(`${scratch}.tar`, { force: true });
   }
 }
 
