@@ -1,10 +1,10 @@
 // Test helpers of the persistence lib (`@petstore/persistence/testing`), kept out of the service's barrel.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import type { DatabaseLocation } from './lib/data-source';
 import { Database } from './lib/database';
-import { createEmbeddedTemplate, embeddedTemplateTarball } from './lib/embedded-database';
+import { createEmbeddedTemplate, embeddedTemplateDir } from './lib/embedded-database';
 
 /** A database a test file owns, and how to get rid of it. */
 export interface TestDatabase {
@@ -12,12 +12,38 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Read once per test file: the tarball of the template every embedded test database is loaded from (see createTestDatabase). */
+/** Read once per test file: the tarball every embedded test database is loaded from (see createTestDatabase). */
 let tarball: Promise<Blob> | undefined;
 
 /**
- * Embedded PGlite in memory, loaded from the tarball of the template `npm run build` makes (made
- * here when missing), so that a test database opens as a restart does instead of running initdb in
+ * The template `npm run build` makes (made here when missing) as one tarball beside it (PGlite's
+ * dumpDataDir of a copy), made by the first test that needs it: tests only, so not by the build,
+ * whose node_modules the image copies. Renamed into place whole, whichever test file makes it.
+ */
+async function templateTarball(): Promise<Blob> {
+  await createEmbeddedTemplate();
+  const path = `${embeddedTemplateDir()}.tar`;
+  if (!existsSync(path)) {
+    const scratch = mkdtempSync(`${path}.new-`);
+    try {
+      cpSync(embeddedTemplateDir(), scratch, { recursive: true });
+      const { PGlite } = await import('@electric-sql/pglite');
+      const database = await PGlite.create({ dataDir: scratch });
+      const dump = await database.dumpDataDir('none');
+      await database.close();
+      writeFileSync(`${scratch}.tar`, Buffer.from(await dump.arrayBuffer()));
+      renameSync(`${scratch}.tar`, path);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+      rmSync(`${scratch}.tar`, { force: true });
+    }
+  }
+  return new Blob([readFileSync(path)]);
+}
+
+/**
+ * Embedded PGlite in memory, loaded from the tarball of the template `npm run build` makes
+ * (templateTarball), so that a test database opens as a restart does instead of running initdb in
  * WebAssembly, with nothing on disk to copy or remove. Or, when TEST_DATABASE_URL names a
  * PostgreSQL database (whose name must contain "test"), a new database on that server, dropped by
  * `drop`. Either way each test file starts empty, in parallel with the others.
@@ -25,7 +51,7 @@ let tarball: Promise<Blob> | undefined;
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    tarball ??= createEmbeddedTemplate().then(() => new Blob([readFileSync(embeddedTemplateTarball())]));
+    tarball ??= templateTarball();
     return { location: { tarball: await tarball }, drop: async () => undefined };
   }
   const url = new URL(serverUrl);

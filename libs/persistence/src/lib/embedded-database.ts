@@ -1,16 +1,5 @@
 import type { PGliteOptions } from '@electric-sql/pglite';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -30,8 +19,8 @@ export function embeddedDatabaseDir(dataDir: string): string {
 
 /**
  * PGlite's options for the embedded database of DATA_DIR, or for one in memory loaded from a
- * database's tarball (tests: embeddedTemplateTarball). PGlite (a WebAssembly PostgreSQL) is loaded
- * only when it is used.
+ * database's tarball (PGlite's dumpDataDir; the tests' databases). PGlite (a WebAssembly
+ * PostgreSQL) is loaded only when it is used.
  */
 export async function embeddedDatabaseOptions(where: { readonly dataDir: string } | { readonly tarball: Blob }): Promise<PGliteOptions> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -55,14 +44,6 @@ export function embeddedTemplateDir(): string {
 }
 
 /**
- * The template as one tarball (PGlite's dumpDataDir), made with it: what a database in memory is
- * loaded from (the tests' databases), without copying the template's files to disk and back.
- */
-export function embeddedTemplateTarball(templateDir = embeddedTemplateDir()): string {
-  return `${templateDir}.tar`;
-}
-
-/**
  * Gives a new embedded database (DATA_DIR without one) a copy of the template, if there is one,
  * so that PGlite opens an initialised cluster instead of running initdb. The copy is made beside
  * the database's directory and renamed into place: a copy cut short is never taken for a database.
@@ -82,23 +63,19 @@ export function seedEmbeddedDatabase(dataDir: string, templateDir = embeddedTemp
 }
 
 /**
- * Makes the template and its tarball if either is missing: PGlite creates a database in a scratch
- * directory beside it, which is dumped, closed (a clean shutdown) and renamed into place, readable
- * by every user (the image's service does not run as the user that built it) and writable by none
- * but its owner. Returns false when both were there already.
+ * Makes the template if it is missing: PGlite creates a database in a scratch directory beside it,
+ * which is closed (a clean shutdown) and renamed into place, readable by every user (the image's
+ * service does not run as the user that built it) and writable by none but its owner.
+ * Returns false when the template was there already.
  */
 export async function createEmbeddedTemplate(templateDir = embeddedTemplateDir()): Promise<boolean> {
-  const tarball = embeddedTemplateTarball(templateDir);
-  if (existsSync(join(templateDir, 'PG_VERSION')) && existsSync(tarball)) return false;
+  if (existsSync(join(templateDir, 'PG_VERSION'))) return false;
   mkdirSync(dirname(templateDir), { recursive: true });
   const scratch = mkdtempSync(`${templateDir}.new-`);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const database = await PGlite.create({ dataDir: scratch });
-    const dump = Buffer.from(await (await database.dumpDataDir('none')).arrayBuffer());
     await database.close();
-    writeFileSync(`${scratch}.tar`, dump, { mode: 0o644 });
-    renameSync(`${scratch}.tar`, tarball);
     makeTreeReadable(scratch);
     try {
       renameSync(scratch, templateDir);
@@ -109,7 +86,6 @@ export async function createEmbeddedTemplate(templateDir = embeddedTemplateDir()
     return true;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
-    rmSync(`${scratch}.tar`, { force: true });
   }
 }
 
