@@ -56,8 +56,12 @@ export function track(child: ChildProcess, { group = false }: { group?: boolean 
   child.once('exit', () => running.delete(pid));
   const record: ProcessRecord = { pid, group, command: child.spawnargs.join('\0') };
   appendFileSync(join(tempRoot(), RECORDS), `${JSON.stringify(record)}\n`);
-  if (running.size === 1) process.once('exit', killTrackedNow);
+  if (!killsAtExit) process.once('exit', killTrackedNow);
+  killsAtExit = true;
 }
+
+/** Whether killTrackedNow is hooked to this process's exit: once, however often `running` empties and fills. */
+let killsAtExit = false;
 
 /** Whatever this process started and is still running: SIGTERM, then SIGKILL after the grace. */
 export async function stopTracked(graceMs = STOP_GRACE_MS): Promise<void> {
