@@ -44,6 +44,9 @@ interface ProcessRecord {
 /** The processes this process started and has not yet seen exit. */
 const running = new Map<number, { child: ChildProcess; group: boolean }>();
 
+/** Whether killTrackedNow is hooked to this process's exit: once, however often `running` empties and fills. */
+let killsAtExit = false;
+
 /**
  * Records a child process: in this process (stopped by stopTracked, and killed at its exit), and in
  * the run's root folder (killed by the global teardown if still running). `group`: the child leads
@@ -59,9 +62,6 @@ export function track(child: ChildProcess, { group = false }: { group?: boolean 
   if (!killsAtExit) process.once('exit', killTrackedNow);
   killsAtExit = true;
 }
-
-/** Whether killTrackedNow is hooked to this process's exit: once, however often `running` empties and fills. */
-let killsAtExit = false;
 
 /** Whatever this process started and is still running: SIGTERM, then SIGKILL after the grace. */
 export async function stopTracked(graceMs = STOP_GRACE_MS): Promise<void> {
