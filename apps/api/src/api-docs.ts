@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { configDefault } from '@petstore/config';
 import { documentErrorCodes } from '@petstore/http-errors';
 import { API_PREFIX } from './app.module';
 import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
@@ -9,10 +10,11 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Petstore')
     .setDescription(
-      'An animal store interface with three operations: list animals, add an animal, get one animal (deprecated). ' +
+      'An animal store interface. ' +
         'Every operation requires a bearer API key. Every error answer is an `Error` body whose `status` equals the HTTP status. ' +
-        'Each key may make a number of requests per minute (6000 unless the operator sets otherwise), and each client address a number of ' +
-        'failed authentications (600); past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
+        `Each key may make a number of requests per minute (${configDefault('RATE_LIMIT_PER_MINUTE')} unless the operator sets otherwise), ` +
+        `and each client address a number of failed authentications (${configDefault('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE')}); ` +
+        'past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
         '`RateLimit-Policy` and `RateLimit` headers (IETF draft-ietf-httpapi-ratelimit-headers).',
     )
     .setVersion('1.0.0')

@@ -208,6 +208,11 @@ type VariableName = keyof typeof VARIABLES;
 /** Every environment variable the service reads. */
 export const CONFIG_VARIABLES = Object.keys(VARIABLES) as readonly VariableName[];
 
+/** A variable's default, as written in the environment (e.g. for documents that state it). */
+export function configDefault(name: VariableName): string | undefined {
+  return VARIABLES[name].default;
+}
+
 /** One line a variable for --help: its name, its default and what it is for and accepts. */
 export function configVariablesHelp(): string[] {
   const rows = CONFIG_VARIABLES.map((name) => {
