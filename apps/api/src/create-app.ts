@@ -24,19 +24,28 @@ import {
   requestIdFor,
   RouteMethods,
 } from '@petstore/http';
-import { ErrorBodyFilter } from '@petstore/http-errors';
-import { AccessLogController, lazyChildLoggerFactory, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
+import { ErrorBodyFilter, errorCodesOf, showErrorCodes } from '@petstore/http-errors';
+import {
+  AccessLogController,
+  lazyChildLoggerFactory,
+  PinoNestLogger,
+  registerBuildInfo,
+  registerRequestMetrics,
+} from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
+import { buildInfoOf } from './build-info';
 
 export interface CreateAppOptions {
   /** Where the data lives instead of the configured place: in-memory PGlite or a throw-away database in tests. */
   readonly database?: DatabaseLocation;
   /** Logs at this level as plain JSON, whatever the configuration says ('silent': no logs); tests and tools. */
   readonly logLevel?: AppConfig['logLevel'];
+  /** Where the JSON log lines go instead of stdout (with logLevel): tests read them. */
+  readonly logDestination?: { write(line: string): void };
   /**
    * Builds the routes and the document, and stops before `init`: nothing connects to a database,
    * opens the data directory or a socket. What `npm run openapi` and the document's tests need.
@@ -81,6 +90,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       level: logLevel,
       redact: ['req.headers.authorization'],
       transport: pretty ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
+      stream: options.logDestination,
     },
     logController: accessLog,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -109,7 +119,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerJsonBodyParser(fastify);
   registerExactJsonSerializer(fastify);
   registerResponseHeaders(fastify);
-  registerRequestMetrics(fastify);
+  registerRequestMetrics(fastify, { requestTimeoutMs: config.httpTimeouts.requestMs });
+  registerBuildInfo(buildInfoOf(config));
   // 3.
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   // 4.
@@ -125,6 +136,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useGlobalPipes(new JsonBodyValidationPipe());
   // 6.
   const document = createApiDocument(app);
+  showErrorCodes(errorCodesOf(app));
   applyRouteSchemas(app, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
