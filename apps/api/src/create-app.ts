@@ -125,6 +125,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   // 4.
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
+  if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config)),
     adapter,
@@ -175,4 +176,13 @@ function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[]
       : `API_KEYS is not set: using the development API key kept in ${file}`,
   );
   return [key];
+}
+
+/** In production, /metrics is served only where the operator said who may scrape it (docs/operations.md, "Metrics"). */
+function warnWhenMetricsServedNowhere(config: AppConfig, log: FastifyBaseLogger): void {
+  if (config.metrics.onApiPort || config.metrics.port !== undefined) return;
+  log.warn(
+    '/metrics is served nowhere: in production it is served on a port of its own (METRICS_PORT) or, ' +
+      'with a token the scraper sends (METRICS_TOKEN), on PORT',
+  );
 }
