@@ -18,6 +18,10 @@ RUN npm run build && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
+# The commit the image is built from, for /metrics's petstore_build_info (docs/operations.md, "Metrics"):
+# docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD) . Without it, empty: the service says "unknown".
+ARG GIT_COMMIT
+ENV GIT_COMMIT=${GIT_COMMIT}
 WORKDIR /app
 # Without DATABASE_URL the embedded database writes under DATA_DIR (.data), so the
 # unprivileged user must own it, and no other user may enter it (else the service tightens it, warning).

@@ -51,11 +51,20 @@ function parseCopy(args) {
   return { from: flags.from, sources: paths.slice(0, -1), destination: paths.at(-1) };
 }
 
-/** ENV KEY=value … (or the legacy ENV KEY value). */
-function parseEnv(args) {
+/** ENV KEY=value … (or the legacy ENV KEY value), with the stage's build arguments ($NAME, ${NAME}) substituted. */
+function parseEnv(args, buildArgs) {
+  const substituted = (value) => value.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced, bare) => buildArgs[braced ?? bare] ?? '');
   const legacy = /^(\w+)\s+([^=]*)$/.exec(args);
-  if (legacy) return { [legacy[1]]: legacy[2] };
-  return Object.fromEntries([...args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map(([, key, value]) => [key, value.replace(/^"|"$/g, '')]));
+  if (legacy) return { [legacy[1]]: substituted(legacy[2]) };
+  return Object.fromEntries(
+    [...args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map(([, key, value]) => [key, substituted(value.replace(/^"|"$/g, ''))]),
+  );
+}
+
+/** ARG NAME[=default]: its default, as `docker build` without --build-arg takes it (CI passes none). */
+function parseArg(args) {
+  const [, name, fallback] = /^(\w+)(?:=(.*))?$/.exec(args.trim()) ?? [];
+  return name ? { [name]: fallback ?? '' } : {};
 }
 
 /** The scripts the image's CMD runs with node, e.g. dist/apps/api/src/main.js. */
@@ -126,14 +135,15 @@ function copyFromContext(contextDir, ignore, path, target) {
 
 // --- Stages -----------------------------------------------------------------------------------
 
-/** Emulates one stage in root/: COPY from the context or an earlier stage, ENV, WORKDIR, RUN. */
+/** Emulates one stage in root/: COPY from the context or an earlier stage, ARG, ENV, WORKDIR, RUN. */
 function buildStage(stage, index, { contextDir, ignore, scratch, stages, runCommands, npmCi }) {
   const root = join(scratch, `stage-${index}${stage.name ? `-${stage.name}` : ''}`);
-  const state = { root, workdir: '/', env: {} };
+  const state = { root, workdir: '/', env: {}, args: {} };
   mkdirSync(root, { recursive: true });
   for (const instruction of stage.instructions) {
     if (instruction.keyword === 'WORKDIR') state.workdir = resolveInStage(state.workdir, instruction.args);
-    else if (instruction.keyword === 'ENV') Object.assign(state.env, parseEnv(instruction.args));
+    else if (instruction.keyword === 'ARG') Object.assign(state.args, parseArg(instruction.args));
+    else if (instruction.keyword === 'ENV') Object.assign(state.env, parseEnv(instruction.args, state.args));
     else if (instruction.keyword === 'COPY') copyInstruction(parseCopy(instruction.args), state, { contextDir, ignore, stages });
     else if (instruction.keyword === 'RUN' && runCommands) runInstruction(instruction.args, state, npmCi);
     else if (instruction.keyword === 'RUN') console.log(`  skipped (image set-up, no files of the app): RUN ${instruction.args}`);

@@ -50,31 +50,35 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
 export const DOCS_PATH = 'docs';
 
 /**
- * The server Swagger UI calls unless the reader picks another: the origin that served the page,
- * whatever its host and port (127.0.0.1, a replica on :3001, a real host). The page's own CSP lets
- * it call nothing else, and Swagger UI starts on the first server again after every reload.
+ * The server an instance's own copy of the document names first: the origin it was fetched from,
+ * whatever its host and port (127.0.0.1, a replica on :3001, a real host). A relative server URL is
+ * resolved against the document's own URL (OpenAPI 3.0, "Server Object"), so a tool that imports
+ * /openapi.json from a running instance (Swagger UI, Postman, Insomnia, a generator) calls that
+ * instance; no Host header is echoed, and the document is built once.
  */
 export const SAME_ORIGIN_SERVER: NonNullable<OpenAPIObject['servers']>[number] = { url: `/${API_PREFIX}`, description: 'This server' };
 
-/** The document as the /docs page gets it: the committed one, with the same-origin server first. */
-export function docsPageDocument(document: OpenAPIObject): OpenAPIObject {
+/** The document as an instance serves it: the committed one, with the same-origin server first. */
+export function servedDocument(document: OpenAPIObject): OpenAPIObject {
   return { ...document, servers: [SAME_ORIGIN_SERVER, ...(document.servers ?? [])] };
 }
 
 /**
- * Serves Swagger UI at /docs, and the committed document, unchanged, at /openapi.json and
- * /openapi.yaml: those are the contract that clients and generators read, whose relative server
- * would mean nothing once the file is saved elsewhere. Only the page gets the same-origin server.
+ * Serves Swagger UI at /docs, and the document at /openapi.json and /openapi.yaml, each with the
+ * same-origin server first (servedDocument). The committed file, the contract, lists the public
+ * environments only: a relative server would mean nothing once the file is read from elsewhere.
+ * The page's CSP lets it call its own origin only, and Swagger UI starts on the first server again
+ * after every reload.
  */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
-  SwaggerModule.setup(DOCS_PATH, app, docsPageDocument(document), {
-    raw: false,
+  SwaggerModule.setup(DOCS_PATH, app, servedDocument(document), {
     customSiteTitle: `${document.info.title} API`,
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
     swaggerOptions: {
       // The key survives a reload (kept in the browser's localStorage).
       persistAuthorization: true,
       plugins: [exactJsonResponseBodyPlugin],
     },
   });
-  SwaggerModule.setup(DOCS_PATH, app, document, { ui: false, jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 }

@@ -41,8 +41,8 @@ export class AppModule {
           idempotency: { lifetimeSeconds: config.idempotencyKeyLifetimeSeconds },
         }),
       ],
-      // /metrics on the API's port, unless it has a port of its own (main.ts).
-      controllers: config.metrics.port === undefined ? [HealthController, MetricsController] : [HealthController],
+      // /metrics on the API's port unless it has a port of its own (main.ts) or, in production, no token.
+      controllers: config.metrics.onApiPort ? [HealthController, MetricsController] : [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: METRICS_TOKEN, useValue: config.metrics.token },

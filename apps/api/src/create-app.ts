@@ -24,19 +24,22 @@ import {
   requestIdFor,
   RouteMethods,
 } from '@petstore/http';
-import { ErrorBodyFilter } from '@petstore/http-errors';
-import { AccessLogController, PinoNestLogger, registerRequestMetrics } from '@petstore/observability';
+import { ErrorBodyFilter, errorCodesOf, showErrorCodes } from '@petstore/http-errors';
+import { AccessLogController, PinoNestLogger, registerBuildInfo, registerRequestMetrics } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
+import { buildInfoOf } from './build-info';
 
 export interface CreateAppOptions {
   /** Where the data lives instead of the configured place: in-memory PGlite or a throw-away database in tests. */
   readonly database?: DatabaseLocation;
   /** Logs at this level as plain JSON, whatever the configuration says ('silent': no logs); tests and tools. */
   readonly logLevel?: AppConfig['logLevel'];
+  /** Where the JSON log lines go instead of stdout (with logLevel): tests read them. */
+  readonly logDestination?: { write(line: string): void };
   /**
    * Builds the routes and the document, and stops before `init`: nothing connects to a database,
    * opens the data directory or a socket. What `npm run openapi` and the document's tests need.
@@ -81,6 +84,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       level: logLevel,
       redact: ['req.headers.authorization'],
       transport: pretty ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
+      stream: options.logDestination,
     },
     logController: accessLog,
     // No Nest middleware here: without middie, one hook less on every request.
@@ -108,11 +112,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerJsonBodyParser(fastify);
   registerExactJsonSerializer(fastify);
   registerResponseHeaders(fastify);
-  registerRequestMetrics(fastify);
+  registerRequestMetrics(fastify, { requestTimeoutMs: config.httpTimeouts.requestMs });
+  registerBuildInfo(buildInfoOf(config));
   // 3.
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   // 4.
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
+  if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config)),
     adapter,
@@ -124,6 +130,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useGlobalPipes(new JsonBodyValidationPipe());
   // 6.
   const document = createApiDocument(app);
+  showErrorCodes(errorCodesOf(app));
   applyRouteSchemas(app, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
@@ -162,4 +169,13 @@ function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[]
       : `API_KEYS is not set: using the development API key kept in ${file}`,
   );
   return [key];
+}
+
+/** In production, /metrics is served only where the operator said who may scrape it (docs/operations.md, "Metrics"). */
+function warnWhenMetricsServedNowhere(config: AppConfig, log: FastifyBaseLogger): void {
+  if (config.metrics.onApiPort || config.metrics.port !== undefined) return;
+  log.warn(
+    '/metrics is served nowhere: in production it is served on a port of its own (METRICS_PORT) or, ' +
+      'with a token the scraper sends (METRICS_TOKEN), on PORT',
+  );
 }

@@ -78,7 +78,13 @@ describe('HTTP behaviour, in process', () => {
     expect((await inject('GET', '/readyz', {})).json()).toEqual({ status: 'ok' });
   });
 
-  it('serves the committed OpenAPI document unchanged (only the /docs page adds a same-origin server)', async () => {
-    expect((await inject('GET', '/openapi.json', {})).json()).toEqual(document);
+  it('serves the committed OpenAPI document with the instance itself first among its servers, as a URL relative to the document', async () => {
+    const served = (await inject('GET', '/openapi.json', {})).json() as typeof document;
+    const [first, ...committedServers] = served.servers ?? [];
+    expect({ ...served, servers: committedServers }).toEqual(document);
+    // A relative server URL is resolved against the URL the document was fetched from (OpenAPI 3.0, Server Object).
+    const fetchedFrom = 'http://replica-3.internal:3001/openapi.json';
+    expect(new URL(first.url, fetchedFrom).href).toBe(`http://replica-3.internal:3001${basePathOf(document)}`);
+    expect((await inject('GET', '/openapi.yaml', {})).body).toContain(`servers:\n  - url: ${first.url}\n`);
   });
 });

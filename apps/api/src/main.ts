@@ -13,7 +13,8 @@ import { createApp } from './create-app';
 /** What `main.js --help` prints: the service takes no arguments, only environment variables. */
 function usage(): string {
   return [
-    'Petstore HTTP API (NestJS on Fastify): serves /v1, /docs, /healthz, /readyz and /metrics until SIGTERM or SIGINT.',
+    'Petstore HTTP API (NestJS on Fastify): serves /v1, /docs, /healthz, /readyz and /metrics until SIGTERM or SIGINT',
+    '(/metrics in production only on METRICS_PORT, or with METRICS_TOKEN).',
     '',
     'Usage: node dist/apps/api/src/main.js      (npm start builds first)',
     '',

@@ -63,12 +63,15 @@ describe('rate limits in one instance', () => {
   };
 
   beforeAll(async () => {
-    petstore = await startInProcessApp({
-      API_KEYS: KEYS.join(','),
-      TRUST_PROXY: 'loopback',
-      RATE_LIMIT_PER_MINUTE: '3',
-      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2',
-    });
+    petstore = await startInProcessApp(
+      {
+        API_KEYS: KEYS.join(','),
+        TRUST_PROXY: 'loopback',
+        RATE_LIMIT_PER_MINUTE: '3',
+        RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2',
+      },
+      { logs: true },
+    );
   });
 
   afterAll(() => petstore?.close());
@@ -117,6 +120,18 @@ describe('rate limits in one instance', () => {
     expect((await send(from(address, auth(ownKey())))).status).toBe(200);
     const { token: issued } = await petstore.app.get(IssuedKeys).create('throttled address');
     expect((await send(from(address, auth(issued)))).status).toBe(200);
+  });
+
+  it("names the throttled key in the 429's access-log line, as in its admitted requests' lines, never its secret", async () => {
+    const key = ownKey();
+    await exhaust(key);
+    expectRateLimited(await send({ ...auth(key), 'x-request-id': 'throttled-key-429' }), 'per-key', 3);
+    const accessLines = petstore.logLines().filter((line) => line.msg === 'request completed');
+    const throttled = accessLines.find((line) => line.reqId === 'throttled-key-429');
+    expect(throttled).toEqual(expect.objectContaining({ statusCode: 429, key: expect.any(String) }));
+    const admitted = accessLines.filter((line) => line.key === throttled?.key);
+    expect(admitted.map((line) => line.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(JSON.stringify(accessLines)).not.toContain(key);
   });
 
   it('counts refused requests in /metrics', async () => {

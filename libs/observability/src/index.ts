@@ -1,4 +1,5 @@
 export * from './lib/access-log';
+export * from './lib/build-info';
 export * from './lib/health.controller';
 export * from './lib/metrics.controller';
 export * from './lib/pino-nest.logger';

@@ -44,7 +44,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
 }
 
 /**
- * The statements ({ name?, text }) the service's repository sends, recorded by a stand-in
+ * The statements ({ name?, text }: a name only for a prepared one) the service's repository sends, recorded by a stand-in
  * database, and the `after` it gives the first page. The order of the values is not taken from
  * here: a parity baseline that sent them in another order would answer other pets, which the
  * answer check of run.mjs reports.
@@ -52,8 +52,8 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
 async function petStatements(Repository) {
   const sent = [];
   const database = {
-    query: async ({ name, text }, values) => {
-      sent.push({ statement: name === undefined ? { text } : { name, text }, values });
+    query: async ({ name, text, prepare }, values) => {
+      sent.push({ statement: prepare === false ? { text } : { name, text }, values });
       // The idempotent create's row says whether the key's claim was free: here it was, and the pet created.
       return [{ free: true, ...SAMPLE_ROW }];
     },

@@ -20,6 +20,8 @@ export interface InProcessApp {
   readonly document: OpenAPIObject;
   /** The app's PostgreSQL database (TEST_DATABASE_URL set), for a connection of the test's own; undefined on PGlite. */
   readonly databaseUrl: string | undefined;
+  /** The log lines the app has written so far, parsed (with `logs: true`; else none). */
+  logLines(): readonly Record<string, unknown>[];
   /** Runs one SQL statement on the app's own database (PGlite or PostgreSQL) and returns its rows. */
   sql<Row>(text: string, values?: unknown[]): Promise<Row[]>;
   /**
@@ -36,19 +38,25 @@ export interface InProcessApp {
  * PGlite in memory (loaded from the build's template, see createTestDatabase), or a throw-away PostgreSQL
  * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
  * RATE_LIMIT_PER_MINUTE). One per test file, started in its beforeAll: prom-client's registry is
- * per module registry, and tests tell their data apart.
+ * per module registry, and tests tell their data apart. With `logs`, the app logs at `info` into
+ * memory, for `logLines`; else it logs nothing.
  */
-export function startInProcessApp(env: Readonly<Record<string, string>> = {}): Promise<InProcessApp> {
-  const starting = start(env);
+export function startInProcessApp(env: Readonly<Record<string, string>> = {}, options: { logs?: boolean } = {}): Promise<InProcessApp> {
+  const starting = start(env, options.logs ?? false);
   closeAtFileEnd(starting);
   return starting;
 }
 
-async function start(env: Readonly<Record<string, string>>): Promise<InProcessApp> {
+async function start(env: Readonly<Record<string, string>>, logs: boolean): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();
+  const lines: Record<string, unknown>[] = [];
+  const logDestination = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
   try {
-    const { app, document } = await createApp(config, { database: database.location, logLevel: 'silent' });
+    const { app, document } = await createApp(config, {
+      database: database.location,
+      ...(logs ? { logLevel: 'info', logDestination } : { logLevel: 'silent' }),
+    });
     const fastify = app.getHttpAdapter().getInstance();
     await fastify.ready();
     let listening: Promise<string> | undefined;
@@ -58,7 +66,9 @@ async function start(env: Readonly<Record<string, string>>): Promise<InProcessAp
       fastify,
       document,
       databaseUrl: 'url' in database.location ? database.location.url : undefined,
-      sql: (text, values = []) => app.get(Database).query({ text }, values),
+      logLines: () => lines,
+      // Never prepared: each text is another statement. Not a named statement's, so in no metric.
+      sql: (text, values = []) => app.get(Database).query({ name: 'in-process test', text, prepare: false }, values),
       listen: () =>
         (listening ??= app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
           const address = app.getHttpServer().address();

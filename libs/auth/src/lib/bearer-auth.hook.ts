@@ -68,17 +68,18 @@ export class BearerAuthHook implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.decorateRequest('principal', null);
     fastify.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.url?.startsWith(this.prefix)) request.principal = await this.admit(request, reply);
+      if (request.routeOptions.url?.startsWith(this.prefix)) await this.admit(request, reply);
     });
   }
 
-  private async admit(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  private async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const attempt = new Attempt(request);
     const principal = await authenticate(attempt).catch((error: unknown) => this.refuse(request, attempt, error));
+    // Set before the key's budget is drawn on, so that a 429's access-log line names the key too.
+    request.principal = principal;
     const quota = await this.limits.consumeRequest(principal.keyId);
     if (quota.exceeded) throw rateLimited(quota);
     reply.headers(rateLimitHeaders(quota));
-    return principal;
   }
 
   private async refuse(request: FastifyRequest, attempt: AuthenticationRequest, error: unknown): Promise<never> {

@@ -28,7 +28,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       httpTimeouts: { headersMs: 10000, requestMs: 15000, keepAliveMs: 65000 },
       idempotencyKeyLifetimeSeconds: 86400,
-      metrics: { port: undefined, token: undefined },
+      metrics: { port: undefined, token: undefined, onApiPort: true },
+      gitCommit: undefined,
       logLevel: 'info',
       production: false,
     });
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
         TRUST_PROXY: '10.0.0.0/8,127.0.0.1,loopback',
         METRICS_PORT: '9464',
         METRICS_TOKEN: 'scrape-token-0123456789',
+        GIT_COMMIT: '3d7a365f0c',
         LOG_LEVEL: 'debug',
         NODE_ENV: 'production',
       }),
@@ -71,7 +73,8 @@ describe('loadConfig', () => {
       trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
       httpTimeouts: { headersMs: 5000, requestMs: 30000, keepAliveMs: 75000 },
       idempotencyKeyLifetimeSeconds: 3600,
-      metrics: { port: 9464, token: 'scrape-token-0123456789' },
+      metrics: { port: 9464, token: 'scrape-token-0123456789', onApiPort: false },
+      gitCommit: '3d7a365f0c',
       logLevel: 'debug',
       production: true,
     });
@@ -184,6 +187,21 @@ describe('loadConfig', () => {
   it('takes an empty integer variable as unset, as it does every other variable', () => {
     const config = loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: ' ', METRICS_PORT: '' });
     expect([config.port, config.rateLimitPerMinute, config.metrics.port]).toEqual([3000, 6000, undefined]);
+  });
+
+  it.each([
+    ['outside production', {}, true],
+    ['outside production, with a token', { METRICS_TOKEN: 'scrape-token-0123456789' }, true],
+    ['with a port of its own', { METRICS_PORT: '9464' }, false],
+    ['in production, unless the operator says who may scrape it', { NODE_ENV: 'production' }, false],
+    ['in production with a token', { NODE_ENV: 'production', METRICS_TOKEN: 'scrape-token-0123456789' }, true],
+    ['in production with a port of its own', { NODE_ENV: 'production', METRICS_PORT: '9464' }, false],
+  ])('serves /metrics on the API port %s: %p', (_case, env: Record<string, string>, onApiPort) => {
+    expect(loadConfig({ API_KEYS: 'k', ...env }).metrics.onApiPort).toBe(onApiPort);
+  });
+
+  it.each(['HEAD', '3d7a36', 'ABCDEF0', 'x'.repeat(8), 'a'.repeat(65)])('refuses the GIT_COMMIT %p', (commit) => {
+    expect(problemsOf({ GIT_COMMIT: commit })).toEqual(['GIT_COMMIT must be a commit hash of 7 to 64 lower-case hexadecimal digits']);
   });
 
   it.each(['short', 'has a space in it 0123', 'x'.repeat(257)])('refuses the METRICS_TOKEN %p', (token) => {
@@ -347,6 +365,7 @@ describe('the variables', () => {
       ['TRUST_PROXY', '(unset)'],
       ['METRICS_PORT', '(unset)'],
       ['METRICS_TOKEN', '(unset)'],
+      ['GIT_COMMIT', '(unset)'],
       ['LOG_LEVEL', 'info'],
       ['NODE_ENV', 'development'],
     ]);
@@ -358,6 +377,7 @@ describe('the variables', () => {
     ['DATABASE_PREPARED_STATEMENTS', 'yes'],
     ['LOG_LEVEL', 'loud'],
     ['METRICS_TOKEN', 'short'],
+    ['GIT_COMMIT', 'HEAD'],
   ])('says in the --help line of %s what it accepts, in the words of its refusal', (name, value) => {
     const [refusal] = problemsOf({ [name]: value });
     const line = help.find((line) => line.startsWith(`  ${name} `));

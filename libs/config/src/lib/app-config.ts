@@ -197,10 +197,19 @@ const VARIABLES = {
   METRICS_TOKEN: variable(
     matching(/^[\x21-\x7e]{16,256}$/, '16 to 256 printable ASCII characters without spaces'),
     undefined,
-    '/metrics then asks for Authorization: Bearer <token>',
+    '/metrics then asks for Authorization: Bearer <token>; in production, /metrics is served only with this or METRICS_PORT',
+  ),
+  GIT_COMMIT: variable(
+    matching(/^[0-9a-f]{7,64}$/, 'a commit hash of 7 to 64 lower-case hexadecimal digits'),
+    undefined,
+    "the commit the service was built from, in /metrics's petstore_build_info; unset: unknown",
   ),
   LOG_LEVEL: variable(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'what the logs show'),
-  NODE_ENV: variable(oneOf(['development', 'production', 'test']), 'development', 'production: JSON logs, and API_KEYS is required'),
+  NODE_ENV: variable(
+    oneOf(['development', 'production', 'test']),
+    'development',
+    'production: JSON logs, API_KEYS is required, and /metrics is served only with METRICS_PORT or METRICS_TOKEN',
+  ),
 };
 
 type VariableName = keyof typeof VARIABLES;
@@ -285,16 +294,24 @@ export abstract class AppConfig {
   abstract readonly idempotencyKeyLifetimeSeconds: number;
   /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
   abstract readonly metrics: MetricsAccess;
+  /** The commit the service was built from, as its deployment names it; undefined when it does not. */
+  abstract readonly gitCommit: string | undefined;
   abstract readonly logLevel: Environment['LOG_LEVEL'];
   abstract readonly production: boolean;
 }
 
 /** Where /metrics is served and what it asks of a scraper. */
 export interface MetricsAccess {
-  /** A port of its own, on HOST; undefined serves /metrics on the API's port. */
+  /** A port of its own, on HOST; undefined serves /metrics on the API's port, if onApiPort. */
   readonly port: number | undefined;
   /** A bearer token the scraper must send; undefined asks for none. */
   readonly token: string | undefined;
+  /**
+   * Whether the API's port serves /metrics: without a port of its own, outside production, or in
+   * production with a token. In production without either, the operator has not said who may
+   * scrape it, and it is served nowhere.
+   */
+  readonly onApiPort: boolean;
 }
 
 /** Time limits of the HTTP server, in milliseconds. */
@@ -348,7 +365,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       keepAliveMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     idempotencyKeyLifetimeSeconds: parsed.IDEMPOTENCY_KEY_LIFETIME_SECONDS,
-    metrics: { port: parsed.METRICS_PORT, token: parsed.METRICS_TOKEN },
+    metrics: {
+      port: parsed.METRICS_PORT,
+      token: parsed.METRICS_TOKEN,
+      onApiPort: parsed.METRICS_PORT === undefined && (parsed.NODE_ENV !== 'production' || parsed.METRICS_TOKEN !== undefined),
+    },
+    gitCommit: parsed.GIT_COMMIT,
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
   };

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorBody } from './error-body.dto';
 import { HttpErrorCode } from './error-code';
-import { errorResponseFor, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response';
+import { reasonPhraseOf, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response';
 
 /** An OpenAPI response header. */
 export interface ApiHeader {
@@ -46,7 +46,7 @@ export function ApiServerErrorResponses(headers: ApiHeaders = {}, { internalErro
       503,
       'The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds',
       HttpErrorCode.ServiceUnavailable,
-      unavailableMessage ?? errorResponseFor(503).body.message,
+      unavailableMessage ?? reasonPhraseOf(503),
       {
         'Retry-After': RETRY_AFTER,
         ...headers,

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { DomainError, type DomainErrorKind } from '@petstore/domain';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
+import { countErrorAnswer } from './error-metrics';
 import { HttpErrorCode } from './error-code';
 
 /** A complete error answer: status line, Error body and extra headers. */
@@ -37,8 +38,13 @@ export function errorCodeFor(status: number): HttpErrorCode {
   return CODE_BY_STATUS[status] ?? (status >= 500 ? HttpErrorCode.InternalError : HttpErrorCode.BadRequest);
 }
 
-/** The Error answer for a status, with Node's reason phrase as its message when none is given. */
-export function errorResponseFor(status: number, message = STATUS_CODES[status] ?? 'Error'): ErrorResponse {
+/** Node's reason phrase for a status: the message of an error answer known only by its status. */
+export function reasonPhraseOf(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+/** The Error answer for a status, with Node's reason phrase as its message when none is given; counted as sent. */
+export function errorResponseFor(status: number, message = reasonPhraseOf(status)): ErrorResponse {
   return errorAnswer(status, errorCodeFor(status), message);
 }
 
@@ -67,7 +73,7 @@ interface FastifyLikeError {
   readonly validationContext?: string;
 }
 
-/** Maps anything thrown while answering a request to the Error answer a client gets. */
+/** Maps anything thrown while answering a request to the Error answer a client gets; counted as sent. */
 export function toErrorResponse(exception: unknown): ErrorResponse {
   if (exception instanceof ApiException) {
     return errorAnswer(exception.getStatus(), exception.code, exception.message, exception.headers);
@@ -111,8 +117,13 @@ function validationMessage(
   return `${context}${field ? ` ${field}` : ''} ${error.message ?? 'is invalid'}`;
 }
 
-/** An Error answer with its message bounded (messages may quote client input). */
+/**
+ * An Error answer with its message bounded (messages may quote client input). Every Error answer
+ * of the process is made here, just before it is sent (the filter, the router's refusals, Node's
+ * and the protocol's in protocol-errors, /metrics's own port): here it is counted by its code.
+ */
 function errorAnswer(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
+  countErrorAnswer(code);
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };
 }

@@ -1,28 +1,81 @@
-import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram } from 'prom-client';
+import type { FastifyInstance, FastifyReply, onResponseHookHandler, RouteOptions } from 'fastify';
+import { collectDefaultMetrics, Gauge, Histogram } from 'prom-client';
+
+export interface RequestMetricsOptions {
+  /** The longest a request may take to arrive (HTTP_REQUEST_TIMEOUT_MS): the durations' top bucket. */
+  readonly requestTimeoutMs: number;
+}
+
+/** The route label of requests that match no route: one series, whatever URL they name. */
+const UNMATCHED = 'unmatched';
+
+type DurationChild = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
 /**
- * Request durations by route template (never the raw URL: ids would make a series per resource),
- * method and status class: bounded label sets whatever clients send. Requests that match no
- * route are one "unmatched" series. Buckets span a cache hit (1 ms) to a database time-out (2.5 s).
+ * prom-client's process and runtime metrics, requests in flight, and request durations by route
+ * template (never the raw URL: ids would make a series per resource), method and status class:
+ * bounded label sets whatever clients send. Each route's series are bound once, as it is
+ * registered, so that a request allocates no labels.
  */
-const requestDuration = new Histogram({
-  name: 'petstore_http_request_duration_seconds',
-  help: 'Time from the request to its answer, by route template, method and status class',
-  labelNames: ['route', 'method', 'status_class'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-});
-
-/** prom-client's process and runtime metrics, and the request-duration histogram. */
-export function registerRequestMetrics(fastify: FastifyInstance): void {
+export function registerRequestMetrics(fastify: FastifyInstance, { requestTimeoutMs }: RequestMetricsOptions): void {
   collectDefaultMetrics();
-  fastify.addHook('onResponse', (request, reply, done) => {
-    const labels = {
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-    };
-    requestDuration.observe(labels, reply.elapsedTime / 1000);
+  let inFlight = 0;
+  const ended = () => void inFlight--;
+  new Gauge({
+    name: 'petstore_http_requests_in_flight',
+    help: 'Requests received and not yet answered or abandoned',
+    collect() {
+      this.set(inFlight);
+    },
+  });
+  const duration = new Histogram({
+    name: 'petstore_http_request_duration_seconds',
+    help: 'Time from the request to its answer, by route template, method and status class',
+    labelNames: ['route', 'method', 'status_class'] as const,
+    buckets: durationBuckets(requestTimeoutMs / 1000),
+  });
+  const byStatusClass = (route: string, method: string): DurationChild[] =>
+    ['1xx', '2xx', '3xx', '4xx', '5xx'].map((statusClass) => duration.labels(route, method, statusClass));
+  const observe = (children: DurationChild[] | undefined, reply: FastifyReply) =>
+    children?.[Math.floor(reply.statusCode / 100) - 1]?.observe(reply.elapsedTime / 1000);
+
+  // A response's 'close' comes whether it was sent or its client went away (Fastify's onResponse only in the first case).
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    inFlight++;
+    reply.raw.on('close', ended);
     done();
   });
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    const children = new Map([route.method].flat().map((method) => [method, byStatusClass(route.url, method)]));
+    const observeRoute: onResponseHookHandler = (request, reply, done) => {
+      observe(children.get(request.method), reply);
+      done();
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), observeRoute];
+  });
+  // The methods Node's parser knows: a bounded set.
+  const unmatched = new Map<string, DurationChild[]>();
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) {
+      let children = unmatched.get(request.method);
+      if (!children) unmatched.set(request.method, (children = byStatusClass(UNMATCHED, request.method)));
+      observe(children, reply);
+    }
+    done();
+  });
+}
+
+/**
+ * From a cache hit (1 ms) up by 1, 2.5, 5 per decade to the request time-out, the last bucket:
+ * past it, a request was cut off while it arrived or ran over its own time limits.
+ */
+export function durationBuckets(topSeconds: number): number[] {
+  const buckets: number[] = [];
+  for (let decade = 0.001; decade < topSeconds; decade *= 10) {
+    for (const step of [1, 2.5, 5]) {
+      const bound = Number((decade * step).toPrecision(2));
+      if (bound < topSeconds) buckets.push(bound);
+    }
+  }
+  return [...buckets, topSeconds];
 }

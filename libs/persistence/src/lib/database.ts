@@ -11,19 +11,23 @@ import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
 import { namedStatement } from './named-statement';
 import { reportPool } from './pool-metrics';
+import { observeQueryDuration } from './query-metrics';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 
 /**
- * A SQL statement. With a name, PostgreSQL parses it once per connection and may reuse a
- * generic plan; without one, it is planned for its actual values every time.
+ * A SQL statement, made by namedStatement. Prepared, PostgreSQL parses it once per connection under
+ * its name and may reuse a generic plan; otherwise it is planned for its actual values every time.
  */
 export interface Statement {
-  readonly name?: string;
+  /** Unique: its series in the query-duration metric, and its prepared statement's name. */
+  readonly name: string;
   readonly text: string;
   /** A statement that writes nothing: when its connection fails, it is simply not done. */
   readonly readOnly?: boolean;
+  /** false: never prepared, planned for its values every time. */
+  readonly prepare?: boolean;
 }
 
 /**
@@ -114,14 +118,17 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
    * raises WriteOutcomeUnknownError.
    */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
+    const started = performance.now();
     try {
       const result =
-        this.named && statement.name
+        this.named && statement.prepare !== false
           ? await this.pool.query({ name: statement.name, text: statement.text, values })
           : await this.pool.query(statement.text, values);
       return result.rows as Row[];
     } catch (error) {
       throw domainErrorFor(error, statement);
+    } finally {
+      observeQueryDuration(statement.name, (performance.now() - started) / 1000);
     }
   }
 

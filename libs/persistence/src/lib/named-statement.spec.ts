@@ -7,7 +7,7 @@ describe('namedStatement', () => {
   it('refuses a name already given to another statement, naming the fix', () => {
     namedStatement('test_statement', 'SELECT 1');
     expect(() => namedStatement('test_statement', 'SELECT 2')).toThrow(
-      'The prepared statement name "test_statement" is given to two different statements: give each a name of its own',
+      'The statement name "test_statement" is given to two different statements: give each a name of its own',
     );
   });
 

@@ -6,23 +6,26 @@ import { namedStatement } from './named-statement';
 
 const COLUMNS = `id::text AS id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
-const INSERT: Statement = {
-  text: `INSERT INTO api_keys (name, prefix, secret_sha256) VALUES ($1, $2, $3) ON CONFLICT (prefix) DO NOTHING RETURNING ${COLUMNS}`,
-};
+const INSERT: Statement = namedStatement(
+  'api_keys_insert',
+  `INSERT INTO api_keys (name, prefix, secret_sha256) VALUES ($1, $2, $3) ON CONFLICT (prefix) DO NOTHING RETURNING ${COLUMNS}`,
+);
 // Runs for each presented key not seen in the last second: named, so it is parsed once per connection.
 const FIND_BY_PREFIX: Statement = namedStatement(
   'api_keys_find_by_prefix',
   `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
   { readOnly: true },
 );
-const LIST: Statement = { text: `SELECT ${COLUMNS} FROM api_keys ORDER BY id`, readOnly: true };
+const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`, { readOnly: true });
 // A second revocation keeps the time of the first.
-const REVOKE_BY_ID: Statement = {
-  text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-};
-const REVOKE_BY_PREFIX: Statement = {
-  text: `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE prefix = $1 RETURNING ${COLUMNS}`,
-};
+const REVOKE_BY_ID: Statement = namedStatement(
+  'api_keys_revoke_by_id',
+  `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+);
+const REVOKE_BY_PREFIX: Statement = namedStatement(
+  'api_keys_revoke_by_prefix',
+  `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE prefix = $1 RETURNING ${COLUMNS}`,
+);
 const TOUCH: Statement = namedStatement('api_keys_touch', `UPDATE api_keys SET last_used_at = now() WHERE id = $1`);
 
 type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };

@@ -16,13 +16,14 @@ const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
 // Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
 const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, { readOnly: true });
-// Not named: a generic plan for "status = $1" cannot know how rare the status is and walks the
+// Not prepared: a generic plan for "status = $1" cannot know how rare the status is and walks the
 // primary key filtering rows, a cliff for a rare status in a large table. Planned per call, it
 // uses the (status, id) index; planning is PostgreSQL's CPU, not the service's.
-const LIST_BY_STATUS: Statement = {
-  text: `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-  readOnly: true,
-};
+const LIST_BY_STATUS: Statement = namedStatement(
+  'pets_list_by_status',
+  `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+  { readOnly: true, prepare: false },
+);
 // Identity ids start at 1, so "after 0" is the first page.
 const FIRST_PAGE = '0';
 const FIND_BY_ID: Statement = namedStatement('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`, { readOnly: true });
