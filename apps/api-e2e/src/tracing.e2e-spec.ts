@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { target } from './support/api';
 import { type OtlpReceiver, type ReceivedSpan, SPAN_KIND, startOtlpReceiver } from './support/otlp-receiver';
-import { AUTH, databaseEnv, outputOnceItShows, type RunningServer, startServer } from './support/server';
+import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer } from './support/server';
 
 // OpenTelemetry traces, on when an OTEL_* variable is set (docs/operations.md, "Traces"): the
 // bundle exporting OTLP/JSON to a receiver of the test's own. SQL spans need PostgreSQL (the
@@ -159,5 +159,19 @@ describe('OpenTelemetry traces turned off by OTEL_SDK_DISABLED=true', () => {
       await receiver.close();
     }
     expect(receiver.spans()).toEqual([]);
+  });
+});
+
+describe('OpenTelemetry traces with the collector down', () => {
+  it('neither fail nor hold the shutdown: the spans still queued are given up, with a warning', async () => {
+    const server = await startServer({
+      ...databaseEnv(target),
+      NODE_ENV: 'production',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+    });
+    await createPet(server, callerSpan());
+    // 1 past its 10 s of grace (main.ts), as when the export failed the shutdown.
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toMatch(/"level":40,.*"msg":"Spans still queued at shutdown were not exported: /);
   });
 });

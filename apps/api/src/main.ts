@@ -52,7 +52,7 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
     setInterval(() => server.closeIdleConnections(), 50).unref();
     app
       .close()
-      .then(stopTracing)
+      .then(() => stopTracing((message) => log.warn(message)))
       .then(
         () => process.exit(0),
         (error: unknown) => {

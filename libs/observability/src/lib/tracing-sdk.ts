@@ -11,6 +11,7 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { ATTR_CLIENT_ADDRESS, ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { FastifyInstance } from 'fastify';
+import { TOKEN_QUERY_PARAMETER } from './query-token';
 
 /** service.name unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES name another. */
 export const DEFAULT_SERVICE_NAME = 'petstore';
@@ -26,7 +27,12 @@ export interface TracingSdk {
  */
 export function startTracingSdk(): TracingSdk | undefined {
   // Enabled by the SDK's start, not here: a disabled SDK leaves every module as it is.
-  const http = new HttpInstrumentation({ enabled: false, disableOutgoingRequestInstrumentation: true });
+  const http = new HttpInstrumentation({
+    enabled: false,
+    disableOutgoingRequestInstrumentation: true,
+    // url.query's values of these are written REDACTED, as in the access log.
+    redactedQueryParamsServer: [TOKEN_QUERY_PARAMETER],
+  });
   const instrumentations = [
     http,
     // Statements and commands of a request only: not the migrations, the sweeper or the connections.

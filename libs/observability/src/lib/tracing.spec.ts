@@ -25,7 +25,9 @@ describe('tracing off', () => {
     const addHook = jest.spyOn(fastify, 'addHook');
     traceRoutes(fastify);
     expect(addHook).not.toHaveBeenCalled();
-    await expect(stopTracing()).resolves.toBeUndefined();
+    const warn = jest.fn();
+    await expect(stopTracing(warn)).resolves.toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
     await fastify.close();
   });
 });

@@ -37,7 +37,24 @@ export function traceRoutes(fastify: FastifyInstance): void {
   sdk?.nameServerSpansByRoute(fastify);
 }
 
-/** Exports the spans still queued (at shutdown); nothing to do while tracing is off. */
-export async function stopTracing(): Promise<void> {
-  await sdk?.shutdown();
+/** How long shutdown waits for the collector to take the spans still queued: one that is down must not hold the exit. */
+const SHUTDOWN_EXPORT_MS = 2_000;
+
+/**
+ * Exports the spans still queued, at shutdown, and never fails: what could not be exported within
+ * SHUTDOWN_EXPORT_MS is lost, and `warn` says so. Nothing to do while tracing is off.
+ */
+export async function stopTracing(warn: (message: string) => void): Promise<void> {
+  if (!sdk) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<string>(
+    (done) => (timer = setTimeout(done, SHUTDOWN_EXPORT_MS, `no answer within ${SHUTDOWN_EXPORT_MS} ms`)),
+  );
+  const exported = sdk.shutdown().then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  const failure = await Promise.race([exported, timedOut]);
+  clearTimeout(timer);
+  if (failure !== undefined) warn(`Spans still queued at shutdown were not exported: ${failure}`);
 }
