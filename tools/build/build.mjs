@@ -71,7 +71,20 @@ const UNBUNDLED = [
   'class-transformer',
   // ioredis reads its package.json beside its code (its version, sent to Redis) and trims its own
   // directory from error stacks: in the bundle, that would be every frame of the service.
+  // OpenTelemetry's instrumentations hook `require`: they see ioredis, pino and pg only loaded from node_modules.
   'ioredis',
+  'pg',
+  // The OpenTelemetry SDK (libs/observability, tracing-sdk.ts): loaded only when tracing is on, and then
+  // from node_modules, so that the bundle holds none of it.
+  '@opentelemetry/api',
+  '@opentelemetry/core',
+  '@opentelemetry/instrumentation-http',
+  '@opentelemetry/instrumentation-ioredis',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-pino',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/semantic-conventions',
   // Nest's optional packages, not installed: Nest requires them only for features the service does not use.
   '@nestjs/microservices',
   '@nestjs/websockets',

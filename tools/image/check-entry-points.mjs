@@ -240,15 +240,16 @@ function entryPoints(runtimeStage) {
   return [...new Set([...cmdScripts(runtimeStage), ...named])];
 }
 
-/** Runs `node <script> --help` in the runtime stage with its environment; true when it exits 0 with a usage. */
-function helpRuns(runtimeStage, script) {
+/** Runs `node <script> --help` in the runtime stage with its environment and `extraEnv`; true when it exits 0 with a usage. */
+function helpRuns(runtimeStage, script, extraEnv = {}) {
   const cwd = join(runtimeStage.root, runtimeStage.workdir);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...runtimeStage.env };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...runtimeStage.env, ...extraEnv };
   const result = spawnSync(process.execPath, [script, '--help'], { cwd, env, encoding: 'utf8', timeout: HELP_TIMEOUT_MS });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const ok = result.status === 0 && /usage/i.test(output);
   const detail = ok ? output.split('\n')[0] : `exit ${result.status ?? result.signal}\n${output}`;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} node ${script} --help: ${detail}`);
+  const given = Object.entries(extraEnv).map(([name, value]) => `${name}=${value} `);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${given.join('')}node ${script} --help: ${detail}`);
   return ok;
 }
 
@@ -268,9 +269,10 @@ function main() {
     });
     const runtime = context.stages.at(-1);
     console.log(`entry points, on node ${process.version}, in the runtime stage's files:`);
-    failed = !entryPoints(runtime)
-      .map((script) => helpRuns(runtime, script))
-      .every(Boolean);
+    // The service's CMD again with an OTEL_* variable set: it then loads the OpenTelemetry SDK, which
+    // it requires only when tracing is on (disabled, so that nothing starts).
+    const tracing = cmdScripts(runtime).map((script) => () => helpRuns(runtime, script, { OTEL_SDK_DISABLED: 'true' }));
+    failed = ![...entryPoints(runtime).map((script) => () => helpRuns(runtime, script)), ...tracing].map((run) => run()).every(Boolean);
   } catch (error) {
     console.error(`FAIL ${error.message}`);
     failed = true;

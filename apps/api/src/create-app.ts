@@ -25,7 +25,7 @@ import {
   RouteMethods,
 } from '@petstore/http';
 import { ErrorBodyFilter, errorCodesOf, showErrorCodes } from '@petstore/http-errors';
-import { AccessLogController, PinoNestLogger, registerBuildInfo, registerRequestMetrics } from '@petstore/observability';
+import { AccessLogController, PinoNestLogger, registerBuildInfo, registerRequestMetrics, traceRoutes } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
@@ -59,7 +59,8 @@ export interface PetstoreApp {
  * order, and nothing else builds one (main.ts listens on it, export-openapi reads its document,
  * the in-process tests inject into it). The steps, and why each comes where it does:
  *  1. Fastify's options: time limits, body limit, request ids, the logger. Fixed once the instance exists.
- *  2. Fastify hooks and parsers: security headers (first, so that every answer carries them, a
+ *  2. Fastify hooks and parsers: the trace's route, while tracing is on (first, so that a refused
+ *     request's span is named too); security headers (so that every answer carries them, a
  *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, metrics.
  *     Hooks apply to the routes registered after them, so before Nest's.
  *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
@@ -107,6 +108,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   const fastify = adapter.getInstance();
   // 2.
+  traceRoutes(fastify);
   await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
   registerProtocolGuards(fastify);
   registerJsonBodyParser(fastify);

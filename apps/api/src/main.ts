@@ -2,10 +2,12 @@
 import './compile-cache';
 // Second, before the heap grows: how far V8 lets it grow (README, "Performance", memory).
 import './heap-growth';
+// Third, before the modules it instruments: OpenTelemetry traces, when asked for.
+import './tracing';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig } from '@petstore/config';
-import { serveMetricsOnOwnPort } from '@petstore/observability';
+import { serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
 import { createApp } from './create-app';
@@ -22,6 +24,8 @@ function usage(): string {
     'are trimmed, and an empty one is unset; more in README.md, "Configuration"): name, default, meaning.',
     ...configVariablesHelp(),
     'Without DATABASE_URL it runs on an embedded PostgreSQL (PGlite) under DATA_DIR.',
+    '',
+    ...TRACING_HELP,
   ].join('\n');
 }
 
@@ -47,13 +51,16 @@ function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLo
     // server open until their idle timeout: close each one as soon as it goes idle.
     const server = app.getHttpServer();
     setInterval(() => server.closeIdleConnections(), 50).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error);
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => stopTracing((message) => log.warn(message)))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Shutdown failed:', error);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', close);
   process.once('SIGINT', close);

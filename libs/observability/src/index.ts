@@ -4,3 +4,4 @@ export * from './lib/health.controller';
 export * from './lib/metrics.controller';
 export * from './lib/pino-nest.logger';
 export * from './lib/request-metrics';
+export { stopTracing, traceRoutes, TRACING_HELP } from './lib/tracing';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
+import { TOKEN_QUERY_PARAMETER } from './query-token';
 
 /** What the access-log line says of a request beyond method, URL, status and time: who made it, say. Never a secret. */
 export type AccessLogFields = (request: FastifyRequest) => Readonly<Record<string, unknown>>;
@@ -35,7 +36,9 @@ export class AccessLogController extends LogController {
   }
 }
 
+const TOKEN_IN_QUERY = new RegExp(`([?&]${TOKEN_QUERY_PARAMETER}=)[^&]*`, 'gi');
+
 /** Keeps a token a client wrongly put in the query string out of the logs. */
 function redactedUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&]*/gi, '$1[REDACTED]');
+  return url.replace(TOKEN_IN_QUERY, '$1[REDACTED]');
 }
