@@ -1,6 +1,7 @@
 import { createPet, type Pet } from '@petstore/client';
 import { client, expectNoPetWithId, INT64_MAX, INT64_MIN, injectFetch } from './testing/http';
 import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { walkPets, type WalkPetsQuery } from '@petstore/client';
 
 let petstore: InProcessApp;
 beforeAll(async () => {
@@ -35,6 +36,22 @@ describe('the typed client', () => {
     expect(response.status).toBe(404);
     expect(error).toEqual({ code: 'PET_NOT_FOUND', message: expect.any(String), status: 404 });
     expect(typeof error?.status).toBe('number');
+  });
+
+  it("walks every page of the list, following the service's next links, with a status filter or without", async () => {
+    const typed = client(petstore);
+    const statuses = ['sold', 'pending', 'sold', 'sold'] as const;
+    const pets: Pet[] = [];
+    for (const status of statuses)
+      pets.push((await typed.POST('/pets', { body: { name: 'Walked', categoryId: INT64_MAX, status } })).data!);
+    const walked = async (query: WalkPetsQuery) => {
+      const seen: Pet[] = [];
+      for await (const pet of walkPets(typed, { after: pets[0].id - 1n, ...query })) seen.push(pet);
+      return seen;
+    };
+    // Pages of 2, 2 and an empty one (a full last page links to it); of the sold ones: 2, then 1.
+    expect(await walked({ limit: 2 })).toEqual(pets);
+    expect(await walked({ limit: 2, status: 'sold' })).toEqual(pets.filter(({ status }) => status === 'sold'));
   });
 
   describe('int64 values, exact both ways over the whole int64 range', () => {
@@ -101,11 +118,7 @@ describe('the typed client', () => {
       // The lost attempt created it; the retry, which would have come right after, created nothing:
       // every page from it on holds it alone under its name.
       const named: Pet[] = [];
-      for (let after: bigint | undefined = pet.id - 1n; after !== undefined;) {
-        const page: Pet[] = (await client(petstore).GET('/pets', { params: { query: { after, limit: 100 } } })).data ?? [];
-        named.push(...page.filter((other) => other.name === name));
-        after = page.length === 100 ? page[99].id : undefined;
-      }
+      for await (const other of walkPets(client(petstore), { after: pet.id - 1n, limit: 100 })) if (other.name === name) named.push(other);
       expect(named).toEqual([pet]);
     });
   });

@@ -20,6 +20,21 @@ function clientAnswering(status: number, body: string | null) {
 }
 
 describe('createPetstoreClient', () => {
+  it('sends the API key as a bearer token, given as an option or after the base URL, with the headers it is given', async () => {
+    const authorizations: Array<[string | null, string | null]> = [];
+    const fetch = async (request: Request): Promise<Response> => {
+      authorizations.push([request.headers.get('authorization'), request.headers.get('x-team')]);
+      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const headers = { 'x-team': 'shop' };
+    await createPetstoreClient({ baseUrl: 'http://petstore.test/v1', apiKey: 'key-1', fetch, headers }).GET('/pets');
+    await createPetstoreClient('http://petstore.test/v1', 'key-2', { fetch, headers }).GET('/pets');
+    expect(authorizations).toEqual([
+      ['Bearer key-1', 'shop'],
+      ['Bearer key-2', 'shop'],
+    ]);
+  });
+
   it('sends a body with int64 values as exact digits, and reads the created pet exactly', async () => {
     const { petstore, sent } = clientAnswering(201, PET);
     const { data } = await petstore.POST('/pets', { body: { name: 'Rex', categoryId: MAX } });
