@@ -7,9 +7,9 @@ import { databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './su
 
 // The typed client as a team outside the repository gets it (docs/contract.md, "The typed
 // client"): `npm run client:pack`'s tarball installed into an empty project in a temporary folder,
-// a program type-checked against it by that project's own tsc (strict) and run by plain node
-// against a started service. npm reaches the registry for the client's dependencies and
-// TypeScript, from its cache when it has them (--prefer-offline).
+// a program type-checked against it by that project's own tsc (strict), with the README's example,
+// and run by plain node against a started service. npm takes the client's dependencies and
+// TypeScript from its cache when it has them (--prefer-offline), else from the registry.
 
 const ROOT = resolve(__dirname, '../../..');
 const PACK = join(ROOT, 'tools/build/pack-client.mjs');
@@ -42,6 +42,13 @@ async function run(
   return stdout;
 }
 
+/** The TypeScript of the README shipped in the package, type-checked with the programs (not run: it names no real service). */
+function readmeExample(): string {
+  const blocks = [...readFileSync(join(ROOT, 'libs/client/README.md'), 'utf8').matchAll(/^```ts\n([^]*?)^```$/gm)].map(([, code]) => code);
+  if (blocks.length === 0) throw new Error('libs/client/README.md has no ts block');
+  return ['declare const process: { readonly env: Readonly<Record<string, string | undefined>> };', ...blocks].join('\n');
+}
+
 /** The tarball packed, installed into a new project outside the workspace, and the programs compiled there. */
 async function installedConsumer(dir: string): Promise<string> {
   const tarball = (await run(process.execPath, [PACK, join(dir, 'pack')])).trim().split('\n').at(-1)!;
@@ -49,6 +56,7 @@ async function installedConsumer(dir: string): Promise<string> {
   cpSync(PROGRAMS, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
+  writeFileSync(join(project, 'readme.mts'), readmeExample());
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT_VERSION}`], {
     cwd: project,
   });
