@@ -145,7 +145,7 @@ export interface operations {
                 after?: bigint;
             };
             header?: {
-                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise, or when the value is not a list of entity-tags, the answer is what it would be without it. */
+                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise the answer is what it would be without it: a malformed value is never refused. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -524,7 +524,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise, or when the value is not a list of entity-tags, the answer is what it would be without it. */
+                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise the answer is what it would be without it: a malformed value is never refused. */
                 "If-None-Match"?: string;
             };
             path: {
