@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { assertSameAnswer } from './lib/answer-check.mjs';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
-import { freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
+import { cpuMicros, freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
 import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
 import { BENCH_RATE_LIMIT_PER_MINUTE, benchServiceEnv } from './lib/service-env.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
@@ -146,7 +146,11 @@ async function measure(kase, request, connections, targets, skipped) {
       if (rep === 0 && CONFIG.warmupSeconds > 0) await load(target, request, connections, CONFIG.warmupSeconds);
       // Peak memory is watched where it is expected: the widest responses at the most connections.
       const stopSampling = kase.list && connections === 64 ? sampleRss(target.child.pid) : undefined;
-      runs[target.name].push(await load(target, request, connections, CONFIG.seconds));
+      const cpuBefore = cpuMicros(target.child.pid);
+      const run = await load(target, request, connections, CONFIG.seconds);
+      // What the target's process spent per answer, user and system: the cost req/s hides when the load tool shares the cores.
+      run.cpuUsPerRequest = (cpuMicros(target.child.pid) - cpuBefore) / (run.rps * CONFIG.seconds);
+      runs[target.name].push(run);
       if (stopSampling) target.peakKiB = Math.max(target.peakKiB ?? 0, stopSampling());
     }
   }
@@ -163,7 +167,10 @@ function caseRow(size, kase, connections, results) {
 }
 
 function progressLine(row) {
-  const side = (name) => (row[name].skipped ? `${name} skipped` : `${name} ${Math.round(row[name].rps)} req/s, ${row[name].errors} errors`);
+  const side = (name) =>
+    row[name].skipped
+      ? `${name} skipped`
+      : `${name} ${Math.round(row[name].rps)} req/s, ${Math.round(row[name].cpuUsPerRequest)} µs CPU/req, ${row[name].errors} errors`;
   const sides = TARGET_NAMES.map(side).join(' | ');
   return `  ${String(row.size).padStart(7)} ${row.case.padEnd(15)} c${String(row.connections).padEnd(3)} ${sides}`;
 }

@@ -1,4 +1,4 @@
-import { createPet, type Pet } from '@petstore/client';
+import { createPet, getIfChanged, type Pet } from '@petstore/client';
 import { client, expectNoPetWithId, INT64_MAX, INT64_MIN, injectFetch } from './testing/http';
 import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
 import { walkPets, type WalkPetsQuery } from '@petstore/client';
@@ -120,6 +120,39 @@ describe('the typed client', () => {
       const named: Pet[] = [];
       for await (const other of walkPets(client(petstore), { after: pet.id - 1n, limit: 100 })) if (other.name === name) named.push(other);
       expect(named).toEqual([pet]);
+    });
+  });
+
+  describe('conditional GET (getIfChanged)', () => {
+    it('gets a pet, then "not modified" until it changes, then the changed pet', async () => {
+      const typed = client(petstore);
+      const pet = (await typed.POST('/pets', { body: { name: 'Polled', categoryId: INT64_MAX } })).data!;
+      const init = { params: { path: { petId: pet.id } } };
+      const first = await getIfChanged(typed, '/pets/{petId}', init);
+      expect(first).toMatchObject({ notModified: false, data: pet, etag: expect.any(String) });
+
+      const unchanged = await getIfChanged(typed, '/pets/{petId}', init, first.etag);
+      expect({ notModified: unchanged.notModified, data: unchanged.data, etag: unchanged.etag }).toEqual({
+        notModified: true,
+        data: undefined,
+        etag: first.etag,
+      });
+
+      await petstore.sql('UPDATE pets SET status = $1 WHERE id = $2', ['sold', pet.id]);
+      const changed = await getIfChanged(typed, '/pets/{petId}', init, first.etag);
+      expect(changed).toMatchObject({ notModified: false, data: { ...pet, status: 'sold' } });
+      expect(changed.etag).not.toBe(first.etag);
+    });
+
+    it('polls a page: "not modified" until a pet is added within it', async () => {
+      const typed = client(petstore);
+      const pet = (await typed.POST('/pets', { body: { name: 'Paged', categoryId: 1n } })).data!;
+      const init = { params: { query: { after: pet.id - 1n, limit: 100 } } };
+      const first = await getIfChanged(typed, '/pets', init);
+      expect(first.data).toEqual([pet]);
+      expect((await getIfChanged(typed, '/pets', init, first.etag)).notModified).toBe(true);
+      const added = (await typed.POST('/pets', { body: { name: 'Paged', categoryId: 2n } })).data!;
+      expect((await getIfChanged(typed, '/pets', init, first.etag)).data).toEqual([pet, added]);
     });
   });
 });

@@ -65,6 +65,8 @@ const failingDatabase =
 
 const GENERIC: Readonly<Record<string, Recipe>> = {
   success: { request: (entry) => exampleRequest(entry) },
+  // `*` names any current answer (RFC 9110, section 13.1.2): the example's 200 becomes a 304.
+  '304': { request: (entry) => withHeaders(exampleRequest(entry), { 'if-none-match': '*' }) },
   '400': {
     request: (entry) => {
       const request = exampleRequest(entry);

@@ -32,7 +32,9 @@ describe('CORS with CORS_ORIGINS', () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, X-Request-Id');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id',
+    );
     // Every method the API's routes serve (the route table's, which follows the document).
     expect(response.headers.get('access-control-allow-methods')?.split(/, ?/)).toEqual(servedMethods(committedDocument()));
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();

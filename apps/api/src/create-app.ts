@@ -8,6 +8,7 @@ import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
   AJV_OPTIONS,
   answerUnroutable,
+  applyConditionalGets,
   applyRouteSchemas,
   assertEveryBodyValidated,
   BODY_LIMIT_BYTES,
@@ -66,8 +67,8 @@ export interface PetstoreApp {
  *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
  *  4. The Nest application: the modules, with the ports bound to their adapters.
  *  5. Prefix, the error filter, the validation pipe: read by Nest when it registers the routes (init).
- *  6. The document, then each route's schemas from it, the docs pages, and CORS, whose headers are the document's:
- *     before init, which registers the routes.
+ *  6. The document, then each route's schemas from it, the conditional GETs (the operations documenting a 304),
+ *     the docs pages, and CORS, whose headers are the document's: before init, which registers the routes.
  *  7. The bodies' check: every `@Body()` is a class the pipe validates, or the start fails.
  *  8. init: connects the database, migrates, registers the routes.
  *  9. 405 for the other methods of known paths: the route table is complete only after init.
@@ -134,6 +135,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const document = createApiDocument(app);
   showErrorCodes(errorCodesOf(app));
   applyRouteSchemas(app, document);
+  applyConditionalGets(app, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));

@@ -6,6 +6,7 @@ import { stringifyExactJson } from './lib/exact-json';
 
 export type { components, operations, paths } from './generated/petstore';
 export { createPet, CreatePetError, type CreatePetOptions } from './lib/create-pet';
+export { type Changed, type ConditionalPath, getIfChanged, type NotModified } from './lib/get-if-changed';
 export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
 export type PetStatus = components['schemas']['PetStatus'];

@@ -160,9 +160,10 @@ function createRoute(pool, queries, idempotency) {
  * The three routes behind one onRequest hook (the key check, and whatever else the baseline
  * adds to every answer), which sets `request.keyId`: the API key that idempotency records are
  * scoped to. `queries` builds pg query configs: list(limit, status, after), findById(id),
- * insert(name, categoryId, status). `facts` is SERVICE_FACTS.
+ * insert(name, categoryId, status). `facts` is SERVICE_FACTS. `onGetSend`, if given, is the two
+ * GET routes' own onSend hook (the parity baseline's conditional GET).
  */
-export function createBaseline({ pool, queries, facts, onRequest, fastifyOptions = {} }) {
+export function createBaseline({ pool, queries, facts, onRequest, onGetSend, fastifyOptions = {} }) {
   const app = Fastify({ logger: false, ...fastifyOptions });
   app.decorateRequest('keyId', null);
   app.decorateRequest('rawBody', null);
@@ -170,8 +171,9 @@ export function createBaseline({ pool, queries, facts, onRequest, fastifyOptions
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonKeepingRawBody);
   app.addHook('onRequest', onRequest);
   const idempotency = { ...facts.idempotency, statement: facts.statements.createOnce };
-  app.get('/v1/pets', listRoute(pool, queries));
-  app.get('/v1/pets/:petId', getRoute(pool, queries, facts.deprecationHeaders));
+  const getHooks = onGetSend ? { onSend: onGetSend } : {};
+  app.get('/v1/pets', { ...listRoute(pool, queries), ...getHooks });
+  app.get('/v1/pets/:petId', { ...getRoute(pool, queries, facts.deprecationHeaders), ...getHooks });
   app.post('/v1/pets', createRoute(pool, queries, idempotency));
   return app;
 }

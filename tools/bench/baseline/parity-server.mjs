@@ -7,7 +7,9 @@
 //   - the same key check (SHA-256 digest, constant-time compare: the service's BootstrapKeys);
 //   - a per-key fixed-window limit with the `RateLimit-Policy` and `RateLimit` headers;
 //   - getPet's deprecation headers, and createPet with an Idempotency-Key: the service's statement
-//     and values, scoped to the key's id, the raw body's SHA-256 (app.mjs, as the bare baseline).
+//     and values, scoped to the key's id, the raw body's SHA-256 (app.mjs, as the bare baseline);
+//   - conditional GET on getPet and listPets: the ETag of the 200's bytes, its Cache-Control, and
+//     304 to an If-None-Match that names it (the service's own entity-tag module).
 // Values come from the built service (SERVICE_FACTS, and the two small pure modules below), not
 // from hand copies; the per-answer formats written here (the RateLimit field, the Link) are held
 // to the service's by run.mjs, which compares both servers' answers before measuring each case.
@@ -21,6 +23,7 @@ const require = createRequire(import.meta.url);
 // Small modules with no framework behind them: loading them costs the process nothing.
 const { BootstrapKeys } = require('../../../dist/libs/auth/src/lib/bootstrap-keys.js');
 const { requestIdFor } = require('../../../dist/libs/http/src/lib/http-setup.js');
+const { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } = require('../../../dist/libs/http/src/lib/entity-tag.js');
 
 const { port, databaseUrl, apiKey, facts } = baselineEnv('parity');
 const pool = createPool(databaseUrl, 'petstore-parity');
@@ -90,7 +93,23 @@ function admit(request, reply, done) {
   done();
 }
 
+/** The GET routes' onSend: the 200's ETag and Cache-Control, and 304 (no body) to an If-None-Match that names it. */
+function conditionalGet(request, reply, payload, done) {
+  if (reply.statusCode !== 200) {
+    done(null, payload);
+    return;
+  }
+  const etag = entityTagOf(payload);
+  reply.header('etag', etag).header('cache-control', REVALIDATE_EACH_USE);
+  if (!ifNoneMatchNames(request.headers['if-none-match'], etag)) {
+    done(null, payload);
+    return;
+  }
+  reply.code(304).removeHeader('content-type');
+  done(null, null);
+}
+
 // The service's request ids: the caller's X-Request-Id when it is a plain token, else a UUID.
 const fastifyOptions = { genReqId: requestIdFor, requestIdHeader: false };
-const app = createBaseline({ pool, queries, facts, onRequest: admit, fastifyOptions });
+const app = createBaseline({ pool, queries, facts, onRequest: admit, onGetSend: conditionalGet, fastifyOptions });
 await serve(app, pool, port);

@@ -8,13 +8,14 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Median req/s, p50 and p99 over the repetitions (each taken on its own); errors summed. */
+/** Median req/s, p50, p99 and CPU per request over the repetitions (each taken on its own); errors summed. */
 export function summarize(runs) {
   const fiveXx = runs.some((run) => run.statuses) ? runs.reduce((sum, run) => sum + (run.statuses?.['5xx'] ?? 0), 0) : null;
   return {
     rps: median(runs.map((run) => run.rps)),
     p50Ms: median(runs.map((run) => run.p50Ms)),
     p99Ms: median(runs.map((run) => run.p99Ms)),
+    cpuUsPerRequest: median(runs.map((run) => run.cpuUsPerRequest)),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     fiveXx,
     runs,
@@ -153,8 +154,19 @@ function formatScaling(scalingRows, sizes) {
   return [...out, ''];
 }
 
+/** CPU time each target's process spent per answer (user + system, /proc's 10 ms ticks over each run), median of the runs. */
+function formatCpu(rows) {
+  const cell = (result) => (result.skipped ? '-' : num(result.cpuUsPerRequest, 0)).padStart(6);
+  const out = [`CPU µs per request (${TARGET_NAMES.join(' / ')}):`];
+  for (const row of rows)
+    out.push(
+      `  ${rowKey(sizeLabel(row.size), row.case, String(row.connections))} ${TARGET_NAMES.map((name) => cell(row[name])).join(' ')}`,
+    );
+  return [...out, ''];
+}
+
 export function formatReport({ rows, scalingRows, memory, startup, explain, serviceLog, elapsedS, sizes, loadAverage }) {
-  const out = ['', formatTable(rows), '', formatTargets(rows), '', ...formatIdempotencyCost(idempotencyCost(rows))];
+  const out = ['', formatTable(rows), '', formatTargets(rows), '', ...formatCpu(rows), ...formatIdempotencyCost(idempotencyCost(rows))];
   if (scalingRows.length) out.push(...formatScaling(scalingRows, sizes));
   out.push('RSS (idle after start / peak during the 64-connection list runs):');
   const rss = (m, name) => `${name} ${mib(m[name].idleKiB)} / ${mib(m[name].peakKiB)}`;

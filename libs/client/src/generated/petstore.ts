@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List all animals
-         * @description Lists animals in ascending id order, with a page-size limit and an optional availability filter. A full page carries a `Link` header to the next one (`after` = the last id of this page).
+         * @description Lists animals in ascending id order, with a page-size limit and an optional availability filter. A full page carries a `Link` header to the next one (`after` = the last id of this page). A page's `ETag` changes when a pet on it changes or one is added within it: poll with `If-None-Match`.
          */
         get: operations["listPets"];
         put?: never;
@@ -144,7 +144,10 @@ export interface operations {
                 /** @description Keyset cursor: only animals whose id is greater (the id of the last animal of the previous page) */
                 after?: bigint;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise the answer is what it would be without it: a malformed value is never refused. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -153,6 +156,10 @@ export interface operations {
             /** @description A paginated list of animals */
             200: {
                 headers: {
+                    /** @description The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same */
+                    ETag?: string;
+                    /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
+                    "Cache-Control"?: "private, no-cache";
                     /** @description The next page, present when this page is full (RFC 8288) */
                     Link?: string;
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -164,6 +171,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pet"][];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current answer. No body; the headers of the 200, its `ETag` included */
+            304: {
+                headers: {
+                    /** @description The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same */
+                    ETag?: string;
+                    /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description The next page, present when this page is full (RFC 8288) */
+                    Link?: string;
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A query parameter is invalid */
             400: {
@@ -499,7 +523,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the copy you hold (RFC 9110, section 13.1.2), or several separated by commas. When one of them is the current answer's (weak comparison: a `W/` prefix is ignored), or the value is `*`, the answer is 304 Not Modified, with no body and the headers the 200 would carry: keep using your copy. Otherwise the answer is what it would be without it: a malformed value is never refused. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the animal */
                 petId: bigint;
@@ -511,6 +538,10 @@ export interface operations {
             /** @description The animal exists */
             200: {
                 headers: {
+                    /** @description The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same */
+                    ETag?: string;
+                    /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
+                    "Cache-Control"?: "private, no-cache";
                     /** @description The operation is deprecated (RFC 9745) */
                     Deprecation?: "@1922659200";
                     /** @description The operation is removed on this date (RFC 8594) */
@@ -526,6 +557,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current answer. No body; the headers of the 200, its `ETag` included */
+            304: {
+                headers: {
+                    /** @description The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same */
+                    ETag?: string;
+                    /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
+                    "Cache-Control"?: "private, no-cache";
+                    /** @description The operation is deprecated (RFC 9745) */
+                    Deprecation?: "@1922659200";
+                    /** @description The operation is removed on this date (RFC 8594) */
+                    Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /** @description The replacement: the pet list with its status filter */
+                    Link?: "</v1/pets>; rel=\"successor-version\"";
+                    /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description petId is not a 64-bit integer */
             400: {

@@ -31,6 +31,24 @@ const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
  * document without an operationId, or whose operationId the document lacks, stops the start.
  */
 export function applyRouteSchemas(app: INestApplication, document: OpenAPIObject): void {
+  for (const { prototype, method, handler, operation } of documentedOperations(app, document)) {
+    RouteSchema(routeSchemasOf(operation, document.components ?? {}))(prototype, method, { value: handler });
+  }
+}
+
+/** A route handler the document describes, with its operation there. */
+export interface DocumentedOperation {
+  readonly prototype: object;
+  readonly method: string;
+  readonly handler: object;
+  readonly operation: Operation;
+}
+
+/**
+ * Every documented route handler of the application with its operation in `document`. A route
+ * that is in the document without an operationId, or whose operationId the document lacks, throws.
+ */
+export function* documentedOperations(app: INestApplication, document: OpenAPIObject): Generator<DocumentedOperation> {
   const operations = operationsById(document);
   for (const { controller, prototype, method, handler } of documentedRoutes(app)) {
     const { operationId } = (Reflect.getMetadata(API_OPERATION, handler) ?? {}) as { operationId?: string };
@@ -40,7 +58,7 @@ export function applyRouteSchemas(app: INestApplication, document: OpenAPIObject
         `${controller}.${method} needs @ApiOperation({ operationId }) naming its operation: its schemas come from the document`,
       );
     }
-    RouteSchema(routeSchemasOf(operation, document.components ?? {}))(prototype, method, { value: handler });
+    yield { prototype, method, handler, operation };
   }
 }
 

@@ -39,9 +39,11 @@ const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
 
 /**
  * The API's security headers, worked out once: every answer outside the docs carries them, also
- * those no hook runs for (protocol-errors.ts). The bench's parity baseline sends them too.
+ * those no hook runs for (protocol-errors.ts). The bench's parity baseline sends them too. With
+ * them `Cache-Control: no-store` (the same cheat sheet): answers made for a key are kept by no
+ * cache, unless a conditional GET says otherwise (conditional-get.ts).
  */
-export const API_HEADERS: Readonly<Record<string, string>> = helmetHeaders(API_SECURITY_HEADERS);
+export const API_HEADERS: Readonly<Record<string, string>> = { ...helmetHeaders(API_SECURITY_HEADERS), 'cache-control': 'no-store' };
 
 /**
  * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers; API

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
-import { JSON_MAX_DEPTH } from '@petstore/http';
+import { ApiConditionalGet, JSON_MAX_DEPTH } from '@petstore/http';
 import { type ApiHeader, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
@@ -86,10 +86,10 @@ export function ApiListPets() {
       summary: 'List all animals',
       description:
         'Lists animals in ascending id order, with a page-size limit and an optional availability filter. ' +
-        'A full page carries a `Link` header to the next one (`after` = the last id of this page).',
+        'A full page carries a `Link` header to the next one (`after` = the last id of this page). ' +
+        "A page's `ETag` changes when a pet on it changes or one is added within it: poll with `If-None-Match`.",
     }),
-    ApiResponse({
-      status: 200,
+    ApiConditionalGet({
       description: 'A paginated list of animals',
       schema: { type: 'array', maxItems: PET_PAGE_MAX_LIMIT, items: { $ref: getSchemaPath(PetDto) } },
       headers: {
@@ -181,8 +181,7 @@ export function ApiGetPet() {
     }),
     // The example goes in the schema: @nestjs/swagger drops an ApiParam's own `example` when a schema is given.
     ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', example: 1 } }),
-    ApiResponse({
-      status: 200,
+    ApiConditionalGet({
       description: 'The animal exists',
       type: PetDto,
       headers: { ...DEPRECATION_HEADERS, ...RATE_LIMIT_HEADERS },
