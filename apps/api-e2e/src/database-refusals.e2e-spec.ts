@@ -44,8 +44,10 @@ describeOn('postgres')('a database that refuses work (PostgreSQL)', () => {
     await admin.query(`CREATE DATABASE ${database}`);
     testUrl.pathname = `/${database}`;
     url = testUrl.toString();
-    server = await startServer({ DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'info' });
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    // In production /metrics is served on PORT only behind METRICS_TOKEN.
+    const metricsToken = 'refusals-metrics-token';
+    server = await startServer({ DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'info', METRICS_TOKEN: metricsToken });
+    const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
     poolSize = Number(/^petstore_db_pool_max_connections (\d+)$/m.exec(metrics)?.[1]);
     expect(poolSize).toBeGreaterThan(0);
   });
