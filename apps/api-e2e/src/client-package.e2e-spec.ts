@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describeOn } from './support/api';
-import { tempDir, track } from './support/leftovers';
+import { tempDir } from './support/leftovers';
+import { runToExit } from './support/run-to-exit';
 import { databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 
 // The typed client as a team outside the repository gets it (docs/contract.md, "The typed
@@ -31,13 +31,7 @@ async function run(
 ): Promise<string> {
   // Without the npm_* variables of an `npm test` above: npm would take the workspace for the project.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_')));
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  track(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  const { code, stdout, stderr } = await runToExit(command, args, { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env } });
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stdout}${stderr}`);
   return stdout;
 }

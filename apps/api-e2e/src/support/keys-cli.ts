@@ -1,28 +1,11 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { track } from './leftovers';
+import { type ExitResult, runToExit } from './run-to-exit';
 
 const CLI = resolve(__dirname, '../../../../dist/tools/keys/main.js');
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the built key CLI (what `npm run keys -- …` runs) with these database variables. */
-export async function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  track(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
-  return { code, stdout, stderr };
+export function runKeysCli(args: readonly string[], env: Record<string, string>): Promise<ExitResult> {
+  return runToExit(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
 }
 
 /** Issues a key with the CLI and returns it. */
