@@ -1,13 +1,14 @@
-// Benchmarks the built service against two raw Fastify + pg baselines with the same routes, on
-// a throw-away PostgreSQL database: the bare one (the brief's SQL and nothing else) and the
-// parity one (the service's SQL and per-answer behaviour written by hand), alternately. `--smoke`:
-// 10k rows, one short run per case, and a non-zero exit on any error or 5xx. See tools/bench/README.md.
+// Benchmarks the built service against a Nest floor and two raw Fastify + pg baselines with the
+// same routes, on a throw-away PostgreSQL database, alternately: the floor (a minimal NestJS app
+// with the service's SQL and none of its features), the parity baseline (the service's SQL and
+// per-answer behaviour written by hand) and the bare one (the brief's SQL and nothing else).
+// `--smoke`: 10k rows, one short run per case, and a non-zero exit on any error or 5xx. See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSameAnswer } from './lib/answer-check.mjs';
+import { assertSameAnswer, assertSameBody } from './lib/answer-check.mjs';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
 import { cpuMicros, freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
@@ -21,8 +22,9 @@ const ROOT = join(HERE, '../..');
 const SERVICE_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
 const BARE_MAIN = join(HERE, 'baseline/server.mjs');
 const PARITY_MAIN = join(HERE, 'baseline/parity-server.mjs');
+const FLOOR_MAIN = join(HERE, 'baseline/nest-floor-server.mjs');
 // The order in which each repetition runs them.
-const TARGET_NAMES = ['service', 'parity', 'bare'];
+const TARGET_NAMES = ['service', 'floor', 'parity', 'bare'];
 
 const SMOKE = process.argv.includes('--smoke');
 const CONFIG = {
@@ -63,8 +65,9 @@ const CASES = [
   },
   // Last: they grow the table.
   { name: 'create', request: () => ({ kind: 'create', path: '/v1/pets' }) },
-  // Each request with an Idempotency-Key of its own: what a retry-safe create costs.
-  { name: 'create-keyed', wrkOnly: true, request: () => ({ kind: 'create-keyed', path: '/v1/pets' }) },
+  // Each request with an Idempotency-Key of its own: what a retry-safe create costs. The floor
+  // has no such feature (it would make plain creates): skipped there.
+  { name: 'create-keyed', wrkOnly: true, featureOnly: true, request: () => ({ kind: 'create-keyed', path: '/v1/pets' }) },
 ];
 
 function positiveInt(name, fallback, { allowZero = false } = {}) {
@@ -98,13 +101,14 @@ for (const [signal, code] of [
   });
 }
 
-/** Spawns the service (extra env picks the database) or a baseline, and times it to its first 200. */
+/** Spawns the service (extra env picks the database), the floor or a baseline, and times it to its first 200. */
 async function start(name, env) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const baselineEnv = { API_KEY, SERVICE_FACTS: JSON.stringify(CONFIG.facts), ...env };
   const [main, targetEnv] = {
     service: [SERVICE_MAIN, { ...SERVICE_ENV, ...env }],
+    floor: [FLOOR_MAIN, baselineEnv],
     parity: [PARITY_MAIN, baselineEnv],
     bare: [BARE_MAIN, baselineEnv],
   }[name];
@@ -138,7 +142,7 @@ function load(target, request, connections, seconds) {
   return runLoad(CONFIG.tool, { baseUrl: target.url, apiKey: API_KEY, request, connections, seconds, countStatuses: SMOKE });
 }
 
-/** One case at one connection count: service, parity and bare alternately, `reps` times, never two at once. */
+/** One case at one connection count: service, floor, parity and bare alternately, `reps` times, never two at once. */
 async function measure(kase, request, connections, targets, skipped) {
   const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
   for (let rep = 0; rep < CONFIG.reps; rep++) {
@@ -159,10 +163,11 @@ async function measure(kase, request, connections, targets, skipped) {
   return Object.fromEntries(TARGET_NAMES.map((name) => [name, result(name)]));
 }
 
-/** A case's row: each target's summary, service/parity and service/bare, and the targets met or missed. */
+/** A case's row: each target's summary, service over each of the other three, and the targets met or missed. */
 function caseRow(size, kase, connections, results) {
   const row = { size, case: kase.name, list: Boolean(kase.list), connections, ...results };
-  row.ratios = { parity: ratios(results.service, results.parity), bare: ratios(results.service, results.bare) };
+  const over = (name) => ratios(results.service, results[name]);
+  row.ratios = { floor: over('floor'), parity: over('parity'), bare: over('bare') };
   row.targets = checkTargets(row);
   return row;
 }
@@ -185,9 +190,11 @@ async function runCases(size, targets) {
     const skipped = {};
     if (kase.optional) for (const t of targets) skipped[t.name] = await skipReason(t, request);
     if (kase.wrkOnly && CONFIG.tool !== 'wrk') for (const t of targets) skipped[t.name] = 'needs wrk';
-    // Measured only if the parity baseline answers as the service does.
-    const [service, parity] = ['service', 'parity'].map((name) => targets.find((target) => target.name === name));
+    if (kase.featureOnly) skipped.floor ??= 'no feature';
+    // Measured only if the parity baseline answers as the service does, and the floor with bare's status and body.
+    const [service, floor, parity, bare] = TARGET_NAMES.map((name) => targets.find((target) => target.name === name));
     if (!skipped.service && !skipped.parity) await assertSameAnswer(service, parity, request, AUTH);
+    if (!skipped.floor && !skipped.bare) await assertSameBody(bare, floor, request, AUTH);
     for (const connections of CONFIG.connections) {
       const row = caseRow(size, kase, connections, await measure(kase, request, connections, targets, skipped));
       rows.push(row);
@@ -197,7 +204,7 @@ async function runCases(size, targets) {
   return rows;
 }
 
-/** Each size: grow the table, restart the three servers (fresh plans and pools), run every case. */
+/** Each size: grow the table, restart the four servers (fresh plans and pools), run every case. */
 async function benchSizes(startup) {
   const rows = [];
   const memory = [];
@@ -212,11 +219,13 @@ async function benchSizes(startup) {
     if (size >= 1_000_000) explain.push(...(await explainLists(DATABASE_URL)));
     const service = await start('service', { DATABASE_URL });
     startup.push({ what: `PostgreSQL, ${size} rows (migrations already applied)`, ms: service.startMs });
+    const floor = await start('floor', { DATABASE_URL });
+    startup.push({ what: `Nest floor (NestJS + Fastify + pg), ${size} rows`, ms: floor.startMs });
     const parity = await start('parity', { DATABASE_URL });
     startup.push({ what: `parity baseline (raw Fastify + pg), ${size} rows`, ms: parity.startMs });
     const bare = await start('bare', { DATABASE_URL });
     startup.push({ what: `bare baseline (raw Fastify + pg), ${size} rows`, ms: bare.startMs });
-    const targets = [service, parity, bare];
+    const targets = [service, floor, parity, bare];
     const idleKiB = targets.map((target) => rssKiB(target.child.pid));
     rows.push(...(await runCases(size, targets)));
     const rss = targets.map((target, i) => [target.name, { idleKiB: idleKiB[i], peakKiB: target.peakKiB }]);

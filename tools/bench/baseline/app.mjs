@@ -29,7 +29,8 @@ export function createPool(databaseUrl, applicationName) {
 
 const INT64_MAX = 2n ** 63n - 1n;
 const STATUSES = ['available', 'pending', 'sold'];
-const PET = {
+// The schemas the Nest floor (nest-floor-server.mjs) shares: a pet, listPets' query, createPet's body.
+export const PET = {
   type: 'object',
   required: ['id', 'name', 'categoryId', 'status'],
   properties: {
@@ -44,17 +45,29 @@ const ERROR = {
   properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },
 };
 
+export const LIST_QUERY = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    status: { type: 'string', enum: STATUSES },
+    after: { type: 'string', pattern: '^(0|[1-9][0-9]{0,18})$' },
+  },
+};
+export const CREATE_BODY = {
+  type: 'object',
+  required: ['name', 'categoryId'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    categoryId: { type: 'integer' },
+    status: { type: 'string', enum: STATUSES },
+  },
+};
+
 function listRoute(pool, queries) {
   return {
     schema: {
-      querystring: {
-        type: 'object',
-        properties: {
-          limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          status: { type: 'string', enum: STATUSES },
-          after: { type: 'string', pattern: '^(0|[1-9][0-9]{0,18})$' },
-        },
-      },
+      querystring: LIST_QUERY,
       response: { 200: { type: 'array', items: PET } },
     },
     handler: async (request, reply) => {
@@ -134,16 +147,7 @@ async function createOnce(pool, idempotency, request, reply, [name, categoryId, 
 function createRoute(pool, queries, idempotency) {
   return {
     schema: {
-      body: {
-        type: 'object',
-        required: ['name', 'categoryId'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 255 },
-          categoryId: { type: 'integer' },
-          status: { type: 'string', enum: STATUSES },
-        },
-      },
+      body: CREATE_BODY,
       response: { 201: PET },
     },
     handler: async (request, reply) => {
