@@ -269,7 +269,8 @@ async function main() {
   const startup = [{ what: 'PostgreSQL, first start (runs the migrations)', ms: migrating.startMs }];
 
   const { rows, memory, explain, serviceLog } = await benchSizes(startup);
-  startup.push(...(await embeddedStartTimes()));
+  // The smoke run checks answers; CI's own step starts the embedded store (npm start).
+  if (!SMOKE) startup.push(...(await embeddedStartTimes()));
 
   const elapsedS = (performance.now() - began) / 1000;
   const scalingRows = scaling(rows, CONFIG.sizes);
