@@ -41,6 +41,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private dataSource?: DataSource;
   private readonly named: boolean;
   private pool!: QueryablePool;
+  private runner?: PgStatementRunner;
   private unlockDataDir?: () => void;
   private unreportPool?: () => void;
 
@@ -63,7 +64,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     this.dataSource = dataSource;
     if (!dataSource.isInitialized) await dataSource.initialize();
     const pool = driverPool(dataSource);
-    this.pool = 'url' in this.location ? new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES) : pool;
+    if ('url' in this.location) this.runner = new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES);
+    this.pool = this.runner ?? pool;
     this.unreportPool = reportPool(pool);
     this.makeEmbeddedFilesPrivate();
   }
@@ -71,6 +73,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   /** Runs after the HTTP server has finished its in-flight requests. */
   async onApplicationShutdown(): Promise<void> {
     this.unreportPool?.();
+    this.runner?.close();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
     this.makeEmbeddedFilesPrivate();
     this.unlockDataDir?.();

@@ -14,58 +14,97 @@ export interface StatementDeadlines {
   readonly cancelGraceMs: number;
 }
 
-const TIMED_OUT = Symbol('timed out');
+/**
+ * How often the runner looks for statements past a deadline: each deadline holds to within this.
+ * One timer for every statement, rather than a timer and a race per statement, which cost a
+ * request more than anything else the service adds to it (docs/performance.md).
+ */
+export const DEADLINE_CHECK_MS = 50;
+
+/** A statement sent on its connection and not yet answered. */
+interface Running {
+  readonly client: PoolClient;
+  readonly sentAt: number;
+  cancelledAt?: number;
+  /** Its connection was dropped: no answer came, nor one to the cancel. */
+  abandoned?: true;
+}
+
+// A connection lost while checked out emits 'error' on the client (the pool listens only while it
+// is idle): without a listener the process would crash. The statement's own promise rejects.
+const ignoreLostConnection = () => undefined;
 
 /**
  * Runs statements on node-postgres's pool so that a statement the service stops waiting for is
  * stopped on the server too, before anyone is answered: PostgreSQL's own statement_timeout ends
  * it first; if the server is silent past the client's deadline (a pooler that drops the setting, a
- * stalled network) the service sends a cancel request and waits for its effect. Every failure after
- * the statement was sent that leaves no server answer is a StatementOutcomeUnknownError, and its
- * connection is dropped, so the pool never holds a backend still working on an abandoned statement.
+ * stalled network) the service sends a cancel request and waits for its effect, then drops the
+ * connection. Every failure after the statement was sent that leaves no server answer is a
+ * StatementOutcomeUnknownError, and its connection is dropped, so the pool never holds a backend
+ * still working on an abandoned statement.
  */
 export class PgStatementRunner implements QueryablePool {
+  private readonly running = new Set<Running>();
+  private readonly deadlineCheck: NodeJS.Timeout;
+
   constructor(
     private readonly pool: Pool,
     private readonly deadlines: StatementDeadlines,
-  ) {}
+  ) {
+    this.deadlineCheck = setInterval(() => this.enforceDeadlines(), DEADLINE_CHECK_MS).unref();
+  }
 
-  async query(config: Parameters<QueryablePool['query']>[0], values?: unknown[]): Promise<{ rows: unknown[] }> {
-    // A failure here is before the statement was sent: it was not run.
-    const client = await this.pool.connect();
-    // A connection lost while checked out emits 'error' on the client (the pool listens only while
-    // it is idle): without a listener the process would crash. The statement's own promise rejects.
-    const ignoreLostConnection = () => undefined;
-    client.on('error', ignoreLostConnection);
-    let broken = false;
-    try {
-      return await this.answerOf(client, client.query(config, values));
-    } catch (error) {
-      broken = error instanceof StatementOutcomeUnknownError || isLinkFailure(error);
-      throw isLinkFailure(error) ? new StatementOutcomeUnknownError({ cause: error }) : error;
-    } finally {
-      client.off('error', ignoreLostConnection);
-      client.release(broken);
+  // Callbacks under one promise: a promise and an await for each step cost a request more than the SQL's own parsing.
+  query(config: Parameters<QueryablePool['query']>[0], values?: unknown[]): Promise<{ rows: unknown[] }> {
+    return new Promise((resolve, reject) => {
+      this.pool.connect((connectError, client, release) => {
+        // A failure here is before the statement was sent: it was not run.
+        if (connectError || !client) return reject(connectError);
+        client.on('error', ignoreLostConnection);
+        const statement: Running = { client, sentAt: performance.now() };
+        this.running.add(statement);
+        const answered = (error: Error | null, result: { rows: unknown[] }) => {
+          this.running.delete(statement);
+          client.off('error', ignoreLostConnection);
+          if (!error) {
+            release();
+            return resolve(result);
+          }
+          const outcomeUnknown = statement.abandoned === true || isLinkFailure(error);
+          release(outcomeUnknown);
+          if (!outcomeUnknown) return reject(error);
+          const cause = statement.abandoned ? new Error(this.abandonedMessage()) : error;
+          reject(new StatementOutcomeUnknownError({ cause }));
+        };
+        if (typeof config === 'string') client.query(config, values ?? [], answered);
+        else client.query(config, answered);
+      });
+    });
+  }
+
+  /** Stops checking deadlines; statements still running keep theirs no longer. */
+  close(): void {
+    clearInterval(this.deadlineCheck);
+  }
+
+  /** Past the answer's deadline, a cancel; past the cancel's, the connection is dropped, which fails the statement. */
+  private enforceDeadlines(): void {
+    const now = performance.now();
+    for (const statement of this.running) {
+      if (statement.cancelledAt === undefined) {
+        if (now - statement.sentAt < this.deadlines.answerMs) continue;
+        statement.cancelledAt = now;
+        sendCancelRequest(statement.client);
+      } else if (!statement.abandoned && now - statement.cancelledAt >= this.deadlines.cancelGraceMs) {
+        statement.abandoned = true;
+        dropConnection(statement.client);
+      }
     }
   }
 
-  /** The statement's answer; past the deadline, the answer to a cancel (PostgreSQL's 57014) or to nothing. */
-  private async answerOf<T>(client: PoolClient, answer: Promise<T>): Promise<T> {
-    const first = await within(answer, this.deadlines.answerMs);
-    if (first !== TIMED_OUT) return first;
-    sendCancelRequest(client);
-    const second = await within(answer, this.deadlines.cancelGraceMs);
-    if (second !== TIMED_OUT) return second;
-    // Dropping the connection rejects the answer later: nobody is waiting for it any more.
-    answer.catch(() => undefined);
-    throw new StatementOutcomeUnknownError({ cause: new Error(`No answer within ${this.deadlines.answerMs} ms, nor to a cancel`) });
+  private abandonedMessage(): string {
+    return `No answer within ${this.deadlines.answerMs} ms, nor to a cancel within ${this.deadlines.cancelGraceMs} ms`;
   }
-}
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, ms, TIMED_OUT)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** What node-postgres's client knows of its server and backend, public fields its own cancel uses. */
@@ -90,4 +129,9 @@ function sendCancelRequest(client: PoolClient): void {
   connection.on('connect', () => connection.cancel(processID, secretKey));
   if (host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
   else connection.connect(port, host);
+}
+
+/** Closes the client's socket at once: node-postgres then fails the statement it was waiting on. */
+function dropConnection(client: PoolClient): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
 }
