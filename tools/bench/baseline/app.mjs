@@ -182,8 +182,11 @@ export function createBaseline({ pool, queries, facts, onRequest, onGetSend, fas
   return app;
 }
 
-/** Listens on 127.0.0.1 until SIGTERM or SIGINT, then closes the server and the pool. */
-export async function serve(app, pool, port) {
+/**
+ * Listens on 127.0.0.1 until SIGTERM or SIGINT, then closes the server and the pool. `listen` for
+ * an app that listens otherwise than Fastify (the Nest floor).
+ */
+export async function serve(app, pool, port, listen = () => app.listen({ port, host: '127.0.0.1' })) {
   const shutdown = async () => {
     await app.close();
     await pool.end();
@@ -191,5 +194,5 @@ export async function serve(app, pool, port) {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  await app.listen({ port, host: '127.0.0.1' });
+  await listen();
 }

@@ -12,7 +12,7 @@ import { NestFactory } from '@nestjs/core';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import { FastifyAdapter, RouteSchema } from '@nestjs/platform-fastify';
 import { Strategy } from 'passport-http-bearer';
-import { baselineEnv, CREATE_BODY, createPool, LIST_QUERY, PET } from './app.mjs';
+import { baselineEnv, CREATE_BODY, createPool, LIST_QUERY, PET, serve } from './app.mjs';
 
 const { port, databaseUrl, apiKey, facts } = baselineEnv('floor');
 const pool = createPool(databaseUrl, 'petstore-floor');
@@ -82,11 +82,4 @@ class FloorModule {}
 Module({ controllers: [PetsController], providers: [BearerStrategy, { provide: POOL, useValue: pool }] })(FloorModule);
 
 const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false, abortOnError: false });
-const shutdown = async () => {
-  await app.close();
-  await pool.end();
-  process.exit(0);
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
-await app.listen(port, '127.0.0.1');
+await serve(app, pool, port, () => app.listen(port, '127.0.0.1'));
