@@ -54,7 +54,7 @@ export class PgStatementRunner implements QueryablePool {
     this.deadlineCheck = setInterval(() => this.enforceDeadlines(), DEADLINE_CHECK_MS).unref();
   }
 
-  // Callbacks under one promise: a promise and an await for each step cost a request more than the SQL's own parsing.
+  // Callbacks under one promise: a promise and an await per step cost a request measurably (docs/performance.md).
   query(config: Parameters<QueryablePool['query']>[0], values?: unknown[]): Promise<{ rows: unknown[] }> {
     return new Promise((resolve, reject) => {
       this.pool.connect((connectError, client, release) => {
