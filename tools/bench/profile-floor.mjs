@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { runFocusedBench, startService } from './lib/compare.mjs';
 import { growTo } from './lib/database.mjs';
 import { runLoad } from './lib/load.mjs';
-import { runCommand, stop } from './lib/processes.mjs';
+import { stop } from './lib/processes.mjs';
 import { BENCH_RATE_LIMIT_PER_MINUTE } from './lib/service-env.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
 
@@ -87,18 +87,22 @@ function report(kase, service, floor) {
   }
 }
 
-runFocusedBench(ROOT, 'profile', async (tool, databaseUrl) => {
-  // Unbundled, so that each sample names its package or lib (the bundle is one file).
-  await runCommand('node', ['tools/build/build.mjs', '--no-bundle'], { cwd: ROOT });
-  // The service's first start creates the schema; the floor needs the statements the service sends.
-  const migrating = await startService(ROOT, { apiKey: API_KEY, env: { DATABASE_URL: databaseUrl } });
-  await stop(migrating.child);
-  await growTo(databaseUrl, 0, 10_000);
-  const facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
-  const service = { env: { DATABASE_URL: databaseUrl } };
-  const floor = {
-    script: 'tools/bench/baseline/nest-floor-server.mjs',
-    env: { DATABASE_URL: databaseUrl, API_KEY, SERVICE_FACTS: JSON.stringify(facts) },
-  };
-  for (const kase of CASES) report(kase, await profile(tool, kase, service), await profile(tool, kase, floor));
-});
+// Unbundled, so that each sample names its package or lib (the bundle is one file).
+runFocusedBench(
+  ROOT,
+  'profile',
+  async (tool, databaseUrl) => {
+    // The service's first start creates the schema; the floor needs the statements the service sends.
+    const migrating = await startService(ROOT, { apiKey: API_KEY, env: { DATABASE_URL: databaseUrl } });
+    await stop(migrating.child);
+    await growTo(databaseUrl, 0, 10_000);
+    const facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
+    const service = { env: { DATABASE_URL: databaseUrl } };
+    const floor = {
+      script: 'tools/bench/baseline/nest-floor-server.mjs',
+      env: { DATABASE_URL: databaseUrl, API_KEY, SERVICE_FACTS: JSON.stringify(facts) },
+    };
+    for (const kase of CASES) report(kase, await profile(tool, kase, service), await profile(tool, kase, floor));
+  },
+  { buildArgs: ['--no-bundle'] },
+);

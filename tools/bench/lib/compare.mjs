@@ -10,14 +10,15 @@ import { benchServiceEnv } from './service-env.mjs';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * Builds the service, runs `work(tool, databaseUrl)` on a throw-away database next to
- * BENCH_DATABASE_URL, then stops every child, drops the database and exits (1 on failure).
+ * Builds the service (`buildArgs` go to the build: `--no-bundle` for npm start's build), runs
+ * `work(tool, databaseUrl)` on a throw-away database next to BENCH_DATABASE_URL, then stops every
+ * child, drops the database and exits (1 on failure).
  */
-export function runFocusedBench(root, name, work) {
+export function runFocusedBench(root, name, work, { buildArgs = [] } = {}) {
   const database = `petstore_bench_${name}_${Date.now()}`;
   const run = async () => {
     const tool = await ensureLoadTool(process.env.BENCH_TOOL);
-    await runCommand('npm', ['run', 'build'], { cwd: root });
+    await runCommand('npm', ['run', 'build', ...(buildArgs.length ? ['--', ...buildArgs] : [])], { cwd: root });
     await createDatabase(ADMIN_URL, database);
     try {
       await work(tool, databaseUrl(ADMIN_URL, database));
