@@ -1,11 +1,43 @@
 const { getJestProjectsAsync } = require('@nx/jest');
+const { dirname } = require('node:path');
+const api = require('./apps/api/jest.config');
+const e2e = require('./apps/api-e2e/jest.config');
+const tools = require('./tools/jest.config');
 
-// Unit tests and the in-process suite of every project; the e2e suite needs a built server and
-// runs on its own (nx e2e). Jest takes the time limit of tests and hooks from here when it runs
-// several projects: in-process test files start the real application in their beforeAll, which a
-// loaded machine slows past Jest's default 5 s (apps/api/jest.config.js says the same for nx).
-module.exports = async () => ({
-  projects: (await getJestProjectsAsync()).filter((project) => !project.includes('api-e2e')),
-  testTimeout: 60_000,
-  maxWorkers: '100%',
-});
+// The preset's options that only a whole run may set (Jest warns on them in a project, or ignores them).
+const RUN_ONLY = ['maxWorkers', 'testTimeout'];
+const preset = Object.fromEntries(Object.entries(require('./jest.preset')).filter(([option]) => !RUN_ONLY.includes(option)));
+
+// `npm test` (after `npm run build`): every test of the workspace in one Jest run, scheduled
+// together on every core, longest first.
+// - "unit": the unit tests and the in-process suite of every Nx project, as one Jest project. Jest
+//   keeps a transform cache per project: as a dozen, each that loads Nest compiled its ES modules
+//   again. The projects' own jest.config.js stay for `nx test <project>`; this one takes the
+//   projects' folders from Nx, the api's set-up (closing what a file left open) and the tools'
+//   transform from their configs.
+// - the e2e targets of apps/api-e2e/jest.config.js (the built service as a child process). Their
+//   global set-up runs only when one of their files is selected: `jest --selectProjects unit` needs no build.
+module.exports = async () => {
+  const unitRoots = (await getJestProjectsAsync())
+    .filter((project) => !project.includes('api-e2e'))
+    .map((project) => (project.endsWith('.js') ? dirname(project) : project));
+  return {
+    projects: [
+      {
+        ...preset,
+        displayName: 'unit',
+        rootDir: __dirname,
+        roots: unitRoots,
+        testMatch: ['**/*.spec.ts'],
+        moduleFileExtensions: tools.moduleFileExtensions,
+        transform: { ...preset.transform, ...tools.transform },
+        setupFilesAfterEnv: api.setupFilesAfterEnv.map((file) => file.replace('<rootDir>', '<rootDir>/apps/api')),
+      },
+      ...e2e.projects,
+    ],
+    maxWorkers: '100%',
+    // One limit for tests and hooks, the e2e suite's: a start (of a child process, or of the
+    // in-process app) on a loaded 2-core machine takes tens of seconds.
+    testTimeout: e2e.testTimeout,
+  };
+};
