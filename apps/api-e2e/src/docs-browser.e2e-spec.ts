@@ -53,8 +53,10 @@ function shownList(pet: string): string {
 /** Starting a server and Chromium on a loaded machine: more than one test's 60 s. */
 const START_TIMEOUT_MS = 120_000;
 
-// Each test opens a page of its own (a fresh browser profile: no key kept from another test) and
-// works with pets it added itself, so that the tests hold in any order.
+// Tests that press Authorize or reload open a page of their own (a fresh browser profile: no key
+// kept from another test). Those that try one operation each share one authorized page: each
+// operation has a panel of its own, and each works with pets it added itself, so that the tests
+// hold in any order.
 describeInBrowser('Swagger UI at /docs, in Chromium', () => {
   let server: RunningServer | undefined;
   let launching: Promise<Browser> | undefined;
@@ -63,7 +65,7 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
   let origin: string;
   // In the run's root folder: removed at the end of the run unless E2E_KEEP_TMP=1.
   const screenshotDir = tempDir('screenshots');
-  let docs: DocsPage | undefined;
+  const opened: DocsPage[] = [];
 
   beforeAll(async () => {
     if (!BROWSER_PRESENT) throw new Error(`E2E_BROWSER=1 but ${CHROMIUM} is absent: apt-get install chromium`);
@@ -73,12 +75,8 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
     browser = await launching;
   }, START_TIMEOUT_MS);
 
-  afterEach(async () => {
-    await docs?.close();
-    docs = undefined;
-  });
-
   afterAll(async () => {
+    await Promise.all(opened.map((docs) => docs.close()));
     // Waits for a browser still starting when beforeAll gave up, so that none is left running.
     const launched = await launching?.catch(() => undefined);
     await Promise.all([launched?.close(), server?.stop()]);
@@ -87,7 +85,8 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
 
   /** The /docs page in a fresh profile, with the test key entered through Authorize unless `authorized` is false. */
   async function openPage({ authorized = true } = {}): Promise<DocsPage> {
-    docs = await openDocs(browser, `${origin}/docs`, screenshotDir);
+    const docs = await openDocs(browser, `${origin}/docs`, screenshotDir);
+    opened.push(docs);
     if (authorized) await authorize(docs.page, TEST_API_KEY);
     return docs;
   }
@@ -103,65 +102,49 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
     return /"id":(\d+)/.exec(await response.text())![1];
   }
 
-  it('is titled after the API and offers the server it was served from first', async () => {
+  it('is titled after the API, offers the server it was served from first, and takes an API key through Authorize', async () => {
     const { page } = await openPage({ authorized: false });
     expect(await page.title()).toBe('Petstore API');
     expect(await selectedServer(page)).toBe('/v1');
-  });
-
-  it('takes an API key through Authorize', async () => {
-    const { page } = await openPage({ authorized: false });
     expect(await isAuthorized(page)).toBe(false);
     await authorize(page, TEST_API_KEY);
     expect(await isAuthorized(page)).toBe(true);
   });
 
-  it('lists pets', async () => {
-    const shown = await tryItOut(await openPage(), 'listPets', 'first');
-    expect(shown.requestUrl).toBe(`${origin}/v1/pets?limit=20`);
-    expect(shown.status).toBe('200');
-    expect(Array.isArray(JSON.parse(shown.body))).toBe(true);
-  });
+  describe('one operation each, on one authorized page', () => {
+    let shared: Promise<DocsPage> | undefined;
+    const sharedPage = () => (shared ??= openPage());
 
-  it('adds a pet and shows its int64 categoryId with every digit', async () => {
-    const shown = await tryItOut(await openPage(), 'createPet', 'int64', (operation) => requestBodyEditor(operation).fill(NEW_PET));
-    expect(shown.requestUrl).toBe(`${origin}/v1/pets`);
-    expect(shown.status).toBe('201');
-    const petId = /^ {2}"id": (\d+),$/m.exec(shown.body)?.[1] ?? 'none';
-    expect(shown.body).toBe(shownPet(petId));
-    expect(shown.headers).toContain(`location: /v1/pets/${petId}`);
-  });
-
-  it('gets a pet, from a field filled in with the example id', async () => {
-    const petId = await addPet();
-    const shown = await tryItOut(await openPage(), 'getPet', 'added', async (operation) => {
-      expect(await parameterInput(operation, 'petId').inputValue()).toBe('1');
-      await parameterInput(operation, 'petId').fill(petId);
+    it('lists pets', async () => {
+      const shown = await tryItOut(await sharedPage(), 'listPets', 'first');
+      expect(shown.requestUrl).toBe(`${origin}/v1/pets?limit=20`);
+      expect(shown.status).toBe('200');
+      expect(Array.isArray(JSON.parse(shown.body))).toBe(true);
     });
-    expect(shown.requestUrl).toBe(`${origin}/v1/pets/${petId}`);
-    expect(shown.status).toBe('200');
-    expect(shown.body).toBe(shownPet(petId));
-    expect(shown.headers).toContain('deprecation: @1922659200');
-  });
 
-  it('keeps the key and the server after a reload, and calls the API again', async () => {
-    const petId = await addPet();
-    const page = await openPage();
-    await reload(page);
-    expect(await selectedServer(page.page)).toBe('/v1');
-    expect(await isAuthorized(page.page)).toBe(true);
-    // From the id before this test's pet, one pet: that one, whatever other pets there are.
-    const after = String(BigInt(petId) - 1n);
-    const shown = await tryItOut(page, 'listPets', 'after-reload', async (operation) => {
-      await parameterInput(operation, 'limit').fill('1');
-      await parameterInput(operation, 'after').fill(after);
+    it('adds a pet and shows its int64 categoryId with every digit', async () => {
+      const shown = await tryItOut(await sharedPage(), 'createPet', 'int64', (operation) => requestBodyEditor(operation).fill(NEW_PET));
+      expect(shown.requestUrl).toBe(`${origin}/v1/pets`);
+      expect(shown.status).toBe('201');
+      const petId = /^ {2}"id": (\d+),$/m.exec(shown.body)?.[1] ?? 'none';
+      expect(shown.body).toBe(shownPet(petId));
+      expect(shown.headers).toContain(`location: /v1/pets/${petId}`);
     });
-    expect(shown.requestUrl).toBe(`${origin}/v1/pets?limit=1&after=${after}`);
-    expect(shown.status).toBe('200');
-    expect(shown.body).toBe(shownList(shownPet(petId)));
+
+    it('gets a pet, from a field filled in with the example id', async () => {
+      const petId = await addPet();
+      const shown = await tryItOut(await sharedPage(), 'getPet', 'added', async (operation) => {
+        expect(await parameterInput(operation, 'petId').inputValue()).toBe('1');
+        await parameterInput(operation, 'petId').fill(petId);
+      });
+      expect(shown.requestUrl).toBe(`${origin}/v1/pets/${petId}`);
+      expect(shown.status).toBe('200');
+      expect(shown.body).toBe(shownPet(petId));
+      expect(shown.headers).toContain('deprecation: @1922659200');
+    });
   });
 
-  it('calls its own origin only, and logs no error (a CSP refusal would be one), through every operation and a reload', async () => {
+  it('calls its own origin only, and logs no error (a CSP refusal would be one), through every operation; after a reload, keeps the key and the server and calls the API again', async () => {
     // Every operation of the committed document: path parameters name a pet of the operation's own
     // (whatever an operation does to its pet, the next ones have theirs), bodies are the new pet.
     const fill = (documented: DocumentedOperation, petId: string) => async (operation: Locator) => {
@@ -177,8 +160,21 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
         status: expect.stringMatching(/^2\d\d$/),
       });
     }
+
     await reload(page);
-    await tryItOut(page, operations[0].operationId, 'origin-after-reload', fill(operations[0], await addPet()));
+    expect(await selectedServer(page.page)).toBe('/v1');
+    expect(await isAuthorized(page.page)).toBe(true);
+    // From the id before this test's last pet, one pet: that one, whatever other pets there are.
+    const petId = await addPet();
+    const after = String(BigInt(petId) - 1n);
+    const shown = await tryItOut(page, 'listPets', 'after-reload', async (operation) => {
+      await parameterInput(operation, 'limit').fill('1');
+      await parameterInput(operation, 'after').fill(after);
+    });
+    expect(shown.requestUrl).toBe(`${origin}/v1/pets?limit=1&after=${after}`);
+    expect(shown.status).toBe('200');
+    expect(shown.body).toBe(shownList(shownPet(petId)));
+
     expect(page.requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
     expect(page.errors).toEqual([]);
   });

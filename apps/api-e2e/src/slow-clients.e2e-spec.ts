@@ -3,7 +3,8 @@ import { describeOn, target } from './support/api';
 import { AUTH, databaseEnv, type RunningServer, startServer } from './support/server';
 
 // Slow and stalled clients, against a server with short time limits so that each bound is
-// measured in a second or two; the README's configuration table states the defaults.
+// measured in a second or two; the README's configuration table states the defaults. The slow
+// clients connect together, each on a connection of its own.
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
 const KEEP_ALIVE_TIMEOUT_MS = 1000;
@@ -43,8 +44,43 @@ async function trickle(socket: Socket, bytes: string, everyMs: number): Promise<
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
 
+/** The headers trickle in, slower than their limit. */
+async function slowHeaders(server: RunningServer) {
+  const { socket, closed } = await open(server);
+  void trickle(socket, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 100);
+  return closed;
+}
+
+/** The headers of a create, then one byte of its body, then nothing. */
+async function stalledBody(server: RunningServer) {
+  const { socket, closed } = await open(server);
+  socket.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+  );
+  return closed;
+}
+
+/** The headers of a create, then its body a byte at a time, slower than the request limit allows. */
+async function tricklingBody(server: RunningServer) {
+  const { socket, closed } = await open(server);
+  socket.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+  );
+  void trickle(socket, `{"name":"${'x'.repeat(80)}","categoryId":1}`, 200);
+  return closed;
+}
+
+/** One request, then the connection left open. */
+async function idleKeepAlive(server: RunningServer) {
+  const { socket, closed } = await open(server);
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  return closed;
+}
+
 describeOn('pglite')('slow clients', () => {
   let server: RunningServer;
+  /** The slow clients, all at once from the start (each waits on a limit); each test reads its own. */
+  let clients: Record<'slowHeaders' | 'stalledBody' | 'tricklingBody' | 'idleKeepAlive', Promise<Awaited<Connection['closed']>>>;
 
   beforeAll(async () => {
     server = await startServer({
@@ -53,6 +89,12 @@ describeOn('pglite')('slow clients', () => {
       HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
       HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
     });
+    clients = {
+      slowHeaders: slowHeaders(server),
+      stalledBody: stalledBody(server),
+      tricklingBody: tricklingBody(server),
+      idleKeepAlive: idleKeepAlive(server),
+    };
   });
 
   afterAll(async () => {
@@ -60,40 +102,27 @@ describeOn('pglite')('slow clients', () => {
   });
 
   it('closes a connection whose headers do not arrive in time, with 408 and the Error body', async () => {
-    const { socket, closed } = await open(server);
-    void trickle(socket, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 100);
-    const { answer, afterMs } = await closed;
+    const { answer, afterMs } = await clients.slowHeaders;
     expect(afterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
     expect(statusOf(answer)).toBe(408);
     expect(bodyOf(answer)).toEqual({ code: 'REQUEST_TIMEOUT', message: expect.any(String), status: 408 });
   });
 
   it('closes a connection whose body stalls, with 408 and the Error body', async () => {
-    const { socket, closed } = await open(server);
-    socket.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
-    );
-    const { answer, afterMs } = await closed;
+    const { answer, afterMs } = await clients.stalledBody;
     expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
     expect(statusOf(answer)).toBe(408);
     expect(bodyOf(answer)).toEqual({ code: 'REQUEST_TIMEOUT', message: expect.any(String), status: 408 });
   });
 
   it('closes a connection whose body trickles in a byte at a time, within the request limit', async () => {
-    const { socket, closed } = await open(server);
-    socket.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
-    );
-    void trickle(socket, `{"name":"${'x'.repeat(80)}","categoryId":1}`, 200);
-    const { answer, afterMs } = await closed;
+    const { answer, afterMs } = await clients.tricklingBody;
     expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + SLACK_MS);
     expect(statusOf(answer)).toBe(408);
   });
 
   it('closes an idle keep-alive connection after its limit', async () => {
-    const { socket, closed } = await open(server);
-    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const { answer, afterMs } = await closed;
+    const { answer, afterMs } = await clients.idleKeepAlive;
     expect(statusOf(answer)).toBe(200);
     expect(afterMs).toBeGreaterThanOrEqual(KEEP_ALIVE_TIMEOUT_MS - 100);
     expect(afterMs).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + SLACK_MS);

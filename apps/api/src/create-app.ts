@@ -24,6 +24,7 @@ import {
   registerSecurityHeaders,
   requestIdFor,
   RouteMethods,
+  trustProxyOption,
 } from '@petstore/http';
 import { ErrorBodyFilter, errorCodesOf, showErrorCodes } from '@petstore/http-errors';
 import { AccessLogController, PinoNestLogger, registerBuildInfo, registerRequestMetrics, traceRoutes } from '@petstore/observability';
@@ -148,15 +149,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 9.
   apiRouteMethods.answerOtherMethodsWith405();
   return { app, document };
-}
-
-/**
- * Fastify's trustProxy for the configured one. A hop count is passed as a function: Fastify 5.12
- * takes a bare number for "trust no proxy" (it fails closed), where proxy-addr counts hops.
- */
-function trustProxyOption(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
-  return trustProxy === false ? false : [...trustProxy];
 }
 
 /**

@@ -11,3 +11,4 @@ export * from './lib/route-handlers';
 export * from './lib/route-methods';
 export * from './lib/route-schemas';
 export * from './lib/security';
+export * from './lib/trust-proxy';

@@ -46,7 +46,9 @@ describe('SqlApiKeyRepository', () => {
     expect((await keys.revoke({ prefix: record.prefix }))?.revokedAt).toEqual(revoked?.revokedAt);
   });
 
-  it('answers undefined for a key that does not exist, an id out of int64 included', async () => {
+  it('answers undefined for a key that does not exist, an id out of int64 or with leading zeros included', async () => {
+    const record = (await keys.insert(newKey()))!;
+    expect(await keys.revoke({ id: `0${record.id}` })).toBeUndefined();
     expect(await keys.revoke({ id: '9223372036854775807' })).toBeUndefined();
     expect(await keys.revoke({ id: '9223372036854775808' })).toBeUndefined();
     expect(await keys.revoke({ prefix: 'ps_nothing' })).toBeUndefined();
