@@ -1,4 +1,4 @@
-import { KeyCommandError } from '@petstore/auth';
+import { KeyCommandError } from '@petstore/auth/key-commands';
 import { parseCommand } from './command-line';
 
 // What the command line asks for; the process around it (exit codes, stdout and stderr, the
@@ -31,6 +31,8 @@ describe('the key CLI command line', () => {
     ['revoke without a key', ['revoke']],
     ['two keys to revoke', ['revoke', '1', '2']],
     ['list with a name', ['list', '--name', 'ci']],
+    ['a name without its value', ['create', '--name']],
+    ['an unknown option', ['list', '--all']],
   ])('refuses %s with the usage', (_case, argv) => {
     expect(() => parseCommand(argv)).toThrow(expect.objectContaining({ requested: false }));
   });

@@ -1,5 +1,5 @@
 // The key CLI's command line: what `npm run keys -- …` was asked to do, or why that is no command.
-import { type KeyCommand, KeyCommandError, parseApiKey } from '@petstore/auth';
+import { type KeyCommand, KeyCommandError, parseApiKey } from '@petstore/auth/key-commands';
 import type { ApiKeyRef } from '@petstore/domain';
 import { parseArgs } from 'node:util';
 
@@ -21,17 +21,23 @@ export class UsageError extends Error {
 }
 
 export function parseCommand(argv: string[]): KeyCommand {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+  const { positionals, values } = parsedArgs(argv);
   const [verb, ...rest] = positionals;
   if (values.help) throw new UsageError(true);
   if (verb === 'create' && rest.length === 0 && values.name !== undefined) return { command: 'create', name: values.name };
   if (verb === 'list' && rest.length === 0 && values.name === undefined) return { command: 'list' };
   if (verb === 'revoke' && rest.length === 1 && values.name === undefined) return { command: 'revoke', ref: parseRef(rest[0]) };
   throw new UsageError();
+}
+
+/** The options and words of a command line; an unknown option, or one without its value, is no usage. */
+function parsedArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS_')) throw new UsageError();
+    throw error;
+  }
 }
 
 /** A key id, its public prefix, or the whole key (the usual case of "this key leaked"). */

@@ -1,17 +1,8 @@
-import 'reflect-metadata';
-import { ConsoleLogger, Logger } from '@nestjs/common';
-import {
-  IssuedKeys,
-  keyAdminSocketPath,
-  type KeyCommand,
-  KeyCommandError,
-  type KeyCommandResult,
-  runKeyCommand,
-  sendKeyCommand,
-} from '@petstore/auth';
+// Asking a running service needs only the admin socket's client: Nest, the key store and the
+// database are loaded when the CLI opens the database itself.
+import { keyAdminSocketPath, type KeyCommand, KeyCommandError, type KeyCommandResult, sendKeyCommand } from '@petstore/auth/key-commands';
 import { InvalidConfigError, loadDatabaseConfig } from '@petstore/config';
 import type { ApiKeyRecord } from '@petstore/domain';
-import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
 import { parseCommand, USAGE, UsageError } from './command-line';
 
 async function execute(command: KeyCommand): Promise<KeyCommandResult> {
@@ -24,13 +15,8 @@ async function execute(command: KeyCommand): Promise<KeyCommandResult> {
       if (!['ENOENT', 'ECONNREFUSED'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
     }
   }
-  const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
-  await database.onModuleInit();
-  try {
-    return await runKeyCommand(new IssuedKeys(new SqlApiKeyRepository(database)), command);
-  } finally {
-    await database.onApplicationShutdown();
-  }
+  const { executeOnDatabase } = await import('./on-database');
+  return executeOnDatabase(config, command);
 }
 
 function report(result: KeyCommandResult): number {
@@ -74,9 +60,8 @@ function timestamp(value: Date | string | null): string {
 
 async function main(argv: string[]): Promise<number> {
   // TypeORM and Nest log to stdout; keep stdout for the results (a created key is piped into secrets):
-  // console.log goes to stderr, and Nest's logger (the data directory's warnings) through console.log.
+  // console.log goes to stderr.
   console.log = console.error;
-  Logger.overrideLogger(new ConsoleLogger({ forceConsole: true }));
   try {
     return report(await execute(parseCommand(argv)));
   } catch (error) {
@@ -88,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return 2;
     }
-    const known = error instanceof KeyCommandError || error instanceof InvalidConfigError || error instanceof DataDirInUseError;
+    const known = error instanceof KeyCommandError || error instanceof InvalidConfigError;
     console.error(known ? error.message : `The key command failed: ${String(error)}`);
     return 1;
   }

@@ -7,6 +7,7 @@ export * from './lib/dev-api-key';
 export * from './lib/keys/api-key-secret';
 export * from './lib/keys/issued-keys';
 export * from './lib/keys/key-admin';
+export * from './lib/keys/key-commands';
 export * from './lib/principal';
 export * from './lib/rate-limit/rate-limits';
 export * from './lib/rate-limit/rate-limit.api-docs';

@@ -1,6 +1,7 @@
 // Test helpers of the persistence lib (`@petstore/persistence/testing`), kept out of the service's barrel.
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { Client } from 'pg';
 import type { DatabaseLocation } from './lib/data-source';
 import { Database } from './lib/database';
@@ -51,6 +52,9 @@ async function templateTarball(): Promise<Blob> {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
+    // A test's database lives for seconds: V8's baseline compiler alone for PGlite's WebAssembly,
+    // whose optimizing compiles never pay back in that time (as the e2e suite's servers: docs/development.md, "Test run time").
+    setFlagsFromString('--liftoff-only');
     tarball ??= templateTarball();
     return { location: { tarball: await tarball }, drop: async () => undefined };
   }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IssuedKeys } from './issued-keys';
-import { KeyAdminSocket, KeyCommandError, parseKeyCommand, sendKeyCommand } from './key-admin';
+import { KeyAdminSocket } from './key-admin';
+import { KeyCommandError, parseKeyCommand, sendKeyCommand } from './key-commands';
 
 describe('parseKeyCommand', () => {
   it.each([

@@ -1,0 +1,24 @@
+// The key CLI on the database itself, when no service runs on the embedded one or on DATABASE_URL:
+// Nest, the key store and the database, loaded by main.ts only then.
+import 'reflect-metadata';
+import { ConsoleLogger, Logger } from '@nestjs/common';
+import { IssuedKeys, runKeyCommand } from '@petstore/auth';
+import { type KeyCommand, KeyCommandError, type KeyCommandResult } from '@petstore/auth/key-commands';
+import type { loadDatabaseConfig } from '@petstore/config';
+import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
+
+export async function executeOnDatabase(config: ReturnType<typeof loadDatabaseConfig>, command: KeyCommand): Promise<KeyCommandResult> {
+  // Nest's logger (the data directory's warnings) through console.log, which main.ts sends to stderr.
+  Logger.overrideLogger(new ConsoleLogger({ forceConsole: true }));
+  const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
+  try {
+    await database.onModuleInit();
+  } catch (error) {
+    throw error instanceof DataDirInUseError ? new KeyCommandError(error.message) : error;
+  }
+  try {
+    return await runKeyCommand(new IssuedKeys(new SqlApiKeyRepository(database)), command);
+  } finally {
+    await database.onApplicationShutdown();
+  }
+}
