@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Browser, Locator } from 'playwright-core';
 import { type DocumentedOperation, operations } from './support/document';
 import { KEEP_VARIABLE, tempDir } from './support/leftovers';
-import { describeOn, target } from './support/api';
-import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './support/server';
+import { baseUrl, describeOn } from './support/api';
+import { AUTH, TEST_API_KEY } from './support/server';
 import {
   authorize,
   CHROMIUM,
@@ -50,7 +50,7 @@ function shownList(pet: string): string {
   return `[\n${pet.replace(/^/gm, '  ')}\n]`;
 }
 
-/** Starting a server and Chromium on a loaded machine: more than one test's 60 s. */
+/** Starting Chromium on a loaded machine: more than one test's 60 s. */
 const START_TIMEOUT_MS = 120_000;
 
 // Tests that press Authorize or reload open a page of their own (a fresh browser profile: no key
@@ -58,7 +58,6 @@ const START_TIMEOUT_MS = 120_000;
 // operation has a panel of its own, and each works with pets it added itself, so that the tests
 // hold in any order.
 describeInBrowser('Swagger UI at /docs, in Chromium', () => {
-  let server: RunningServer | undefined;
   let launching: Promise<Browser> | undefined;
   let browser: Browser;
   /** Where the page was served from: http://127.0.0.1:<random port>. */
@@ -69,8 +68,8 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
 
   beforeAll(async () => {
     if (!BROWSER_PRESENT) throw new Error(`E2E_BROWSER=1 but ${CHROMIUM} is absent: apt-get install chromium`);
-    server = await startServer(databaseEnv(target));
-    origin = server.url;
+    // The run's shared server (tests tell their pets apart): /docs as any instance serves it.
+    origin = baseUrl();
     launching = launchChromium();
     browser = await launching;
   }, START_TIMEOUT_MS);
@@ -79,7 +78,7 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
     await Promise.all(opened.map((docs) => docs.close()));
     // Waits for a browser still starting when beforeAll gave up, so that none is left running.
     const launched = await launching?.catch(() => undefined);
-    await Promise.all([launched?.close(), server?.stop()]);
+    await launched?.close();
     console.log(`Screenshots of the Swagger UI test: ${screenshotDir} (kept after the run with ${KEEP_VARIABLE}=1)`);
   });
 
