@@ -32,8 +32,13 @@ async function startTarget(target: E2eTarget): Promise<void> {
     process.env[`E2E_INSTANCES_${target}`] = topology.instances.map((instance) => instance.url).join(',');
     console.log(`e2e:pooled: ${topology.instances.length} instances through PgBouncer (transaction mode) sharing Redis, behind ${url}`);
   } else {
-    if (target === 'pglite') process.env[PGLITE_TEMPLATE_VARIABLE] = await preparedEmbeddedDatabase();
-    const server = await startServer(databaseEnv(target));
+    // On PGlite the shared server makes its own database while the template is made beside it:
+    // every test file waits for both.
+    const [server, template] = await Promise.all([
+      startServer(databaseEnv(target)),
+      target === 'pglite' ? preparedEmbeddedDatabase() : undefined,
+    ]);
+    if (template) process.env[PGLITE_TEMPLATE_VARIABLE] = template;
     (globalThis as Record<string, unknown>)[`e2eServer_${target}`] = server;
     url = server.url;
   }
