@@ -9,8 +9,8 @@ const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
 /**
  * How the suite runs the service's node: PGlite's WebAssembly on V8's baseline compiler alone.
  * Each of the suite's servers lives for seconds, in which the optimizing compiles of that module
- * cost a third of a start's CPU and never pay back (docs/development.md, "Test run time"). The
- * service behaves the same; production keeps V8's defaults.
+ * never pay back (their cost: docs/development.md, "Test run time"). The service behaves the same;
+ * production keeps V8's defaults.
  */
 const SERVER_NODE_FLAGS = ['--liftoff-only'];
 
