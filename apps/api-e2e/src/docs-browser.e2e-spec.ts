@@ -139,7 +139,7 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
       expect(shown.requestUrl).toBe(`${origin}/v1/pets/${petId}`);
       expect(shown.status).toBe('200');
       expect(shown.body).toBe(shownPet(petId));
-      expect(shown.headers).toContain('deprecation: @1922659200');
+      expect(shown.headers).toMatch(/^deprecation: @\d+$/m);
     });
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describeOn, target } from './support/api';
 import { operations, urlOf } from './support/document';
 import { tempDir } from './support/leftovers';
-import { AUTH, databaseEnv, runServerToExit, startServer } from './support/server';
+import { AUTH, databaseEnv, outputOnceItShows, runServerToExit, startServer, testDatabaseUrl } from './support/server';
 
 const json = { ...AUTH, 'content-type': 'application/json' };
 
@@ -114,6 +114,22 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     expect(output).toContain(variable);
   });
 
+  it('says where it serves, on which database and which migrations ran; Nest maps its routes at debug level only', async () => {
+    const server = await startServer({ ...databaseEnv(target), LOG_LEVEL: 'info' });
+    try {
+      const output = await outputOnceItShows(server, 'Serving the API');
+      expect(output).toContain(`Serving the API at ${server.url}/v1 and its documentation at ${server.url}/docs`);
+      expect(output).toMatch(
+        target === 'pglite' ? /Database: embedded PostgreSQL \(PGlite\) in \// : /Database: PostgreSQL database "\w+" at /,
+      );
+      expect(output).toMatch(/Migrations: (none pending|applied \w+)/);
+      expect(output).not.toContain('Mapped {');
+      expect(output).not.toContain('dependencies initialized');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('creates a development key when no API_KEYS are set, prints it that once, and keeps it', async () => {
     const developmentEnv: Record<string, string> = { ...databaseEnv(target), API_KEYS: '', NODE_ENV: 'development' };
     const first = await startServer(developmentEnv);
@@ -137,6 +153,16 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
   });
 
   if (target === 'postgres') {
+    it('refuses to start on a database the server does not have, saying to create it', async () => {
+      const missing = new URL(testDatabaseUrl());
+      missing.pathname = `/petstore_missing_${process.pid}`;
+      const { code, output } = await runServerToExit({ DATA_DIR: tempDir('refused'), API_KEYS: 'k', DATABASE_URL: missing.href });
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `The PostgreSQL database "petstore_missing_${process.pid}" at ${missing.hostname}:${missing.port || 5432} does not exist: create it first`,
+      );
+    });
+
     it('serves with unnamed statements when DATABASE_PREPARED_STATEMENTS=false (for poolers that cannot keep them)', async () => {
       const server = await startServer({ ...databaseEnv(target), DATABASE_PREPARED_STATEMENTS: 'false' });
       try {

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { configDefault } from '@petstore/config';
 import { documentErrorCodes } from '@petstore/http-errors';
+import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from './app.module';
 import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
 
@@ -12,6 +13,7 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'An animal store interface. ' +
         'Every operation requires a bearer API key. Every error answer is an `Error` body whose `status` equals the HTTP status. ' +
+        'A query parameter an operation does not list, or one given twice, is refused with 400 `VALIDATION_FAILED` naming it. ' +
         `Each key may make a number of requests per minute (${configDefault('RATE_LIMIT_PER_MINUTE')} unless the operator sets otherwise), ` +
         `and each client address a number of failed authentications (${configDefault('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE')}); ` +
         'past either the answer is 429 with `Retry-After`. Every answer states the limit that applies in the ' +
@@ -20,7 +22,6 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addServer('https://petstore.example.com/v1', 'Production')
     .addServer('https://staging.petstore.example.com/v1', 'Staging')
-    .addServer('http://localhost:3000/v1', 'Local')
     .addBearerAuth(
       {
         type: 'http',
@@ -41,8 +42,8 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
   }
   document.info.contact = { name: 'Petstore team', email: 'petstore-team@example.com' };
   document.info.license = { name: 'Proprietary' };
-  // Who each server is for (OWASP API9): the public environments, and a developer's machine.
-  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': server.description === 'Local' });
+  // Who each server is for (OWASP API9): both are public. A running instance names itself (servedDocument).
+  for (const server of document.servers ?? []) Object.assign(server, { 'x-internal': false });
   return document;
 }
 
@@ -71,6 +72,9 @@ export function servedDocument(document: OpenAPIObject): OpenAPIObject {
  * after every reload.
  */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
+  // Whoever opens the service's address in a browser lands on its documentation.
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  fastify.get('/', (_request, reply) => reply.redirect(`/${DOCS_PATH}`, 302));
   SwaggerModule.setup(DOCS_PATH, app, servedDocument(document), {
     customSiteTitle: `${document.info.title} API`,
     jsonDocumentUrl: 'openapi.json',

@@ -108,5 +108,6 @@ describe('bearer authentication', () => {
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) {
       expect((await call(petstore, 'GET', path, { auth: false })).status).toBe(200);
     }
+    expect((await call(petstore, 'GET', '/', { auth: false })).status).toBe(302);
   });
 });

@@ -193,9 +193,11 @@ describe('POST /v1/pets', () => {
     expect(response.status).toBe(201);
   });
 
-  it('answers 413 for a body over 64 KiB', async () => {
+  it('answers 413 for a body over 64 KiB, naming the limit', async () => {
     const response = await create({ name: 'x'.repeat(70_000), categoryId: 1 });
     expectError(response, 413, 'PAYLOAD_TOO_LARGE');
+    const limit = /^Request body exceeds the limit of (\d+) bytes$/.exec((response.body as { message: string }).message)?.[1];
+    expect(Number(limit)).toBeLessThan(70_000);
   });
 
   it('answers 413 for a large body that lies about its length', async () => {

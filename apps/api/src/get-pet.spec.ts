@@ -3,9 +3,19 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 
 // GET /v1/pets/{petId}, deprecated: the pet with exact int64 digits, and the deprecation headers on every answer.
 
+/** RFC 9745's Deprecation: `@` and a Unix time in seconds. */
+const deprecatedAt = (header: unknown): Date => {
+  const seconds = /^@(-?\d+)$/.exec(String(header));
+  if (!seconds) throw new Error(`Deprecation is not an RFC 9745 date: ${String(header)}`);
+  return new Date(Number(seconds[1]) * 1000);
+};
+
 const expectDeprecationHeaders = (response: LightMyRequestResponse) => {
-  expect(response.headers['deprecation']).toBe('@1922659200');
+  // Deprecated already (a future date would announce a deprecation to come), and before the removal.
+  const deprecation = deprecatedAt(response.headers['deprecation']);
+  expect(deprecation.getTime()).toBeLessThan(Date.now());
   expect(response.headers['sunset']).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(deprecation.getTime()).toBeLessThan(Date.parse(String(response.headers['sunset'])));
   expect(response.headers['link']).toBe('</v1/pets>; rel="successor-version"');
 };
 

@@ -27,7 +27,7 @@ describe('HTTP behaviour, in process', () => {
     petstore.fastify.inject({ method: method as 'GET', url, headers });
   const errorOf = (response: { statusCode: number; json(): unknown }) => [response.statusCode, response.json()];
 
-  it.each(['/', '/v1', '/v1/animals', '/v2/pets', '/v1/pets/1/owner'])('answers 404 ROUTE_NOT_FOUND as JSON for %s', async (path) => {
+  it.each(['/v1', '/index.html', '/v1/animals', '/v2/pets', '/v1/pets/1/owner'])('answers 404 ROUTE_NOT_FOUND as JSON for %s', async (path) => {
     expect(errorOf(await inject('GET', path))).toEqual([404, { code: 'ROUTE_NOT_FOUND', message: expect.any(String), status: 404 }]);
   });
 
@@ -86,5 +86,12 @@ describe('HTTP behaviour, in process', () => {
     const fetchedFrom = 'http://replica-3.internal:3001/openapi.json';
     expect(new URL(first.url, fetchedFrom).href).toBe(`http://replica-3.internal:3001${basePathOf(document)}`);
     expect((await inject('GET', '/openapi.yaml', {})).body).toContain(`servers:\n  - url: ${first.url}\n`);
+    // Every other server is a public environment: none names a port of a developer's machine.
+    expect(committedServers.map((server) => new URL(server.url).protocol)).toEqual(committedServers.map(() => 'https:'));
+  });
+
+  it('leads a browser that opens the service itself to its documentation', async () => {
+    const response = await inject('GET', '/', {});
+    expect([response.statusCode, response.headers.location]).toEqual([302, '/docs']);
   });
 });

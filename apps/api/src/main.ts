@@ -10,6 +10,9 @@ import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig } f
 import { serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DOCS_PATH } from './api-docs';
+import { API_PREFIX } from './app.module';
 import { createApp } from './create-app';
 
 /** What `main.js --help` prints: the service takes no arguments, only environment variables. */
@@ -33,9 +36,18 @@ function usage(): string {
 async function bootstrap(config: AppConfig): Promise<void> {
   const { app } = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
+  const log = app.getHttpAdapter().getInstance().log;
+  const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  log.info(`Serving the API at ${origin}/${API_PREFIX} and its documentation at ${origin}/${DOCS_PATH}`);
   const { port: metricsPort, token: metricsToken } = config.metrics;
   const metricsServer = metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metricsPort, config.host, metricsToken);
-  closeGracefullyOnSignal(app, app.getHttpAdapter().getInstance().log, metricsServer);
+  closeGracefullyOnSignal(app, log, metricsServer);
+}
+
+/** Where a person on this machine reaches the service: a wildcard address at localhost. */
+function originOf(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */

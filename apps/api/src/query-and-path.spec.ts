@@ -37,8 +37,36 @@ describe('query and path parameters, in process', () => {
     expect((await get('/v1/pets?status=lost')).json()).toEqual(refusal('status must be one of available, pending, sold'));
   });
 
-  it('refuses a repeated parameter', async () => {
-    expect((await get('/v1/pets?limit=1&limit=2')).statusCode).toBe(400);
+  it.each(['limit=1&limit=2', 'status=sold&status=pending'])(
+    'refuses the repeated parameter in %s, saying it is given once',
+    async (query) => {
+      const name = query.split('=')[0];
+      expect((await get(`/v1/pets?${query}`)).json()).toEqual(refusal(`${name} must be given once`));
+    },
+  );
+
+  it.each([
+    ['offset=10', 'offset'],
+    ['page=2', 'page'],
+    ['limt=5', 'limt'],
+  ])('refuses the unknown query parameter in %s, naming it and the ones taken', async (query, name) => {
+    const answer = await get(`/v1/pets?${query}`);
+    expect([answer.statusCode, answer.json()]).toEqual([
+      400,
+      refusal(`Unknown query parameter ${name}: the query takes only limit, status, after`),
+    ]);
+  });
+
+  it('names every unknown query parameter at once', async () => {
+    expect((await get('/v1/pets?limit=5&offset=10&page=2')).json()).toEqual(
+      refusal('Unknown query parameters offset, page: the query takes only limit, status, after'),
+    );
+  });
+
+  it('refuses a query on an operation that takes none', async () => {
+    expect((await get('/v1/pets/1?fields=name')).json()).toEqual(
+      refusal('Unknown query parameter fields: this operation takes no query parameters'),
+    );
   });
 
   it.each(['9223372036854775808', '1e3', '+1', '-0'])('refuses the path %p', async (id) => {

@@ -16,7 +16,7 @@ export class ErrorBodyFilter implements ExceptionFilter {
  * Also Fastify's `frameworkErrors` hook, for the URLs its router rejects before Nest runs.
  */
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body, headers } = toErrorResponse(exception);
+  const { status, body, headers } = toErrorResponse(exception, request);
   if (status === 503) request.log.warn({ err: exception }, body.message);
   else if (status >= 500) request.log.error({ err: exception }, 'Unhandled error');
   void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);

@@ -66,15 +66,33 @@ const FASTIFY_ERRORS: Readonly<Record<string, { code: HttpErrorCode; message: st
   FST_ERR_MAX_PARAM_LENGTH: { code: HttpErrorCode.UriTooLong, message: 'A path segment of the request URL is too long' },
 };
 
+/** An ajv error as Fastify hands it over; ajv-errors' own keeps the errors it stands for in `params.errors`. */
+interface ValidationError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly message?: string;
+  readonly params?: { readonly additionalProperty?: string; readonly errors?: readonly ValidationError[] };
+}
+
 interface FastifyLikeError {
   readonly code?: unknown;
   readonly statusCode?: unknown;
-  readonly validation?: ReadonlyArray<{ readonly keyword: string; readonly instancePath: string; readonly message?: string }>;
+  readonly validation?: readonly ValidationError[];
   readonly validationContext?: string;
 }
 
+/** The 413's message: a client learns the limit it crossed, from the answer alone. */
+export function bodyTooLargeMessage(limitBytes: number): string {
+  return `Request body exceeds the limit of ${limitBytes} bytes`;
+}
+
+/** What the request that failed tells about the answer: its route's body limit. */
+export interface FailedRequest {
+  readonly routeOptions?: { readonly bodyLimit?: number };
+}
+
 /** Maps anything thrown while answering a request to the Error answer a client gets; counted as sent. */
-export function toErrorResponse(exception: unknown): ErrorResponse {
+export function toErrorResponse(exception: unknown, request?: FailedRequest): ErrorResponse {
   if (exception instanceof ApiException) {
     return errorAnswer(exception.getStatus(), exception.code, exception.message, exception.headers);
   }
@@ -83,20 +101,24 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return errorAnswer(status, exception.code, exception.message, headers);
   }
   if (exception instanceof HttpException) {
-    return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined);
+    return fromHttpException(exception, exception.getStatus(), exception.cause as FastifyLikeError | undefined, request);
   }
   // Fastify's schema validation errors reach the filter as they are, with a statusCode.
   const status = (exception as FastifyLikeError | undefined)?.statusCode;
   if (exception instanceof Error && typeof status === 'number' && status >= 400 && status < 500) {
-    return fromHttpException(exception, status, exception as FastifyLikeError);
+    return fromHttpException(exception, status, exception as FastifyLikeError, request);
   }
   return errorAnswer(500, HttpErrorCode.InternalError, 'Internal server error');
 }
 
-function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined): ErrorResponse {
+function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined, request?: FailedRequest): ErrorResponse {
   if (status >= 500) return errorAnswer(status, HttpErrorCode.InternalError, 'Internal server error');
   if (cause?.validation?.length) {
     return errorAnswer(400, HttpErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
+  }
+  const bodyLimit = request?.routeOptions?.bodyLimit;
+  if (cause?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit !== undefined) {
+    return errorAnswer(status, HttpErrorCode.PayloadTooLarge, bodyTooLargeMessage(bodyLimit));
   }
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
   if (known) return errorAnswer(status, known.code, known.message);
@@ -107,10 +129,13 @@ function fromHttpException(exception: Error, status: number, cause: FastifyLikeE
   return errorAnswer(status, errorCodeFor(status), exception.message);
 }
 
-function validationMessage(
-  error: { readonly keyword: string; readonly instancePath: string; readonly message?: string },
-  context = 'request',
-): string {
+function validationMessage(error: ValidationError, context = 'request'): string {
+  // An unknown property is named, since the schema's own message cannot say which one it was.
+  const unknown = (error.params?.errors ?? [error]).flatMap(({ params }) => params?.additionalProperty ?? []);
+  if (unknown.length > 0) {
+    const what = context === 'querystring' ? 'query parameter' : `${context} property`;
+    return `Unknown ${what}${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}${error.message ? `: ${error.message}` : ''}`;
+  }
   // Schemas carry an `errorMessage` that names the field; other failures get a generic sentence.
   if (error.keyword === 'errorMessage' && error.message) return error.message;
   const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');

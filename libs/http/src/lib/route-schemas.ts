@@ -69,7 +69,7 @@ export function routeSchemasOf(operation: Operation, components: Components): Ro
     parameters.filter((parameter) => parameter.in === 'path'),
     components,
   );
-  const querystring = parametersSchema(
+  const querystring = querySchema(
     parameters.filter((parameter) => parameter.in === 'query'),
     components,
   );
@@ -115,6 +115,23 @@ function parametersSchema(parameters: readonly ParameterObject[], components: Co
 }
 
 /**
+ * The query's schema: its parameters, and no other. A misspelt or unsupported parameter (`limt`,
+ * `offset`) is refused, naming the ones the operation takes, rather than silently ignored.
+ */
+function querySchema(parameters: readonly ParameterObject[], components: Components): object {
+  const names = parameters.map((parameter) => parameter.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter, components)])),
+    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    additionalProperties: false,
+    errorMessage: {
+      additionalProperties: names.length > 0 ? `the query takes only ${names.join(', ')}` : 'this operation takes no query parameters',
+    },
+  };
+}
+
+/**
  * A parameter's schema as ajv checks the text that arrived. Integers are matched as canonical
  * decimals (ajv's coercion would take "1e2", "+5" or " 5") within their bounds and handed to the
  * handler as a number (int32) or a bigint (int64). Every failure says what the parameter must be.
@@ -131,13 +148,22 @@ function parameterSchema({ name, schema }: ParameterObject, components: Componen
       type: 'string',
       [INTEGER_TEXT_KEYWORD]: integer,
       ...(resolved.default !== undefined && { default: String(resolved.default) }),
-      errorMessage: `${name} must be ${integerDescription(integer)}`,
+      errorMessage: { type: givenOnce(name), [INTEGER_TEXT_KEYWORD]: `${name} must be ${integerDescription(integer)}` },
     };
   }
   if (resolved.type === 'string' && resolved.enum) {
-    return { type: 'string', enum: resolved.enum, errorMessage: `${name} must be one of ${resolved.enum.join(', ')}` };
+    return {
+      type: 'string',
+      enum: resolved.enum,
+      errorMessage: { type: givenOnce(name), enum: `${name} must be one of ${resolved.enum.join(', ')}` },
+    };
   }
   throw new Error(`Parameter ${name}: only integer and enumerated string parameters are checked; describe the new kind here`);
+}
+
+/** A parameter's text is a string unless the parameter was repeated, which arrives as a list. */
+function givenOnce(name: string): string {
+  return `${name} must be given once`;
 }
 
 function integerDescription({ format, minimum, maximum }: IntegerText): string {

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { makeTreePrivate, preparePrivateDataDir } from '@petstore/data-dir';
 import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
+import { resolve } from 'node:path';
 import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, Migration } from 'typeorm';
 import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool, STATEMENT_DEADLINES } from './data-source';
@@ -53,6 +54,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   /** Connects and brings the schema up to date before the service takes requests. */
   async onModuleInit(): Promise<void> {
+    this.logger.log(`Database: ${describeLocation(this.location)}`);
     if ('dataDir' in this.location) {
       preparePrivateDataDir(this.location.dataDir, (message) => this.logger.warn(message));
       this.unlockDataDir = lockDataDir(this.location.dataDir);
@@ -86,18 +88,28 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
    * embedded database has one process, under the data directory's lock, and one DataSource.
    */
   private async migrate(): Promise<void> {
+    const applied = await this.runMigrations();
+    this.logger.log(
+      applied.length === 0 ? 'Migrations: none pending' : `Migrations: applied ${applied.map((migration) => migration.name).join(', ')}`,
+    );
+  }
+
+  private async runMigrations(): Promise<Migration[]> {
     if (!('url' in this.location)) {
       this.dataSource = await createDataSource(this.location);
       await this.dataSource.initialize();
-      await this.dataSource.runMigrations({ transaction: 'each' });
-      return;
+      return this.dataSource.runMigrations({ transaction: 'each' });
     }
+    const { url } = this.location;
     const migrating = await createDataSource(this.location, 'migrating');
-    await migrating.initialize();
     try {
-      await withMigrationLock(this.location.url, () => migrating.runMigrations({ transaction: 'each' }));
+      await migrating.initialize();
+      return await withMigrationLock(url, () => migrating.runMigrations({ transaction: 'each' }));
+    } catch (error) {
+      if (!isMissingDatabase(error)) throw error;
+      throw new Error(`The ${describeLocation(this.location)} does not exist: create it first (createdb, or CREATE DATABASE)`);
     } finally {
-      await migrating.destroy();
+      if (migrating.isInitialized) await migrating.destroy();
     }
   }
 
@@ -150,4 +162,17 @@ function domainErrorFor(error: unknown, statement: Statement): unknown {
   if (error instanceof StatementOutcomeUnknownError || isRefusal(error) || isLinkFailure(error))
     return new StoreUnavailableError({ cause: error });
   return error;
+}
+
+/** Where the data is, for the start's log line and errors: never the URL's password. */
+function describeLocation(location: DatabaseLocation): string {
+  if ('dataDir' in location) return `embedded PostgreSQL (PGlite) in ${resolve(location.dataDir)}`;
+  if (!('url' in location)) return 'embedded PostgreSQL (PGlite) in memory';
+  const url = new URL(location.url);
+  return `PostgreSQL database "${decodeURIComponent(url.pathname.slice(1)) || url.username}" at ${url.hostname}:${url.port || 5432}`;
+}
+
+/** PostgreSQL's invalid_catalog_name: the URL names a database the server does not have. */
+function isMissingDatabase(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '3D000';
 }

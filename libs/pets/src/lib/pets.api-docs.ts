@@ -10,8 +10,8 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
-import { ApiConditionalGet, JSON_MAX_DEPTH } from '@petstore/http';
-import { type ApiHeader, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
+import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from '@petstore/http';
+import { type ApiHeader, bodyTooLargeMessage, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
 import { PetsErrorCode } from './pets.error-codes';
@@ -23,15 +23,22 @@ const constant = (value: string): ApiHeader['schema'] => ({ type: 'string', enum
 /** A header value matching `pattern`. */
 const matching = (pattern: string, example: string): ApiHeader['schema'] => ({ type: 'string', pattern, maxLength: 512, example });
 
-/** getPet is deprecated (RFC 9745) and removed on its sunset date (RFC 8594); its successor is the filtered list. */
+/** getPet has been deprecated since the service's first release; the specification removes it on 5 December 2030. */
+const GET_PET_DEPRECATED_AT = new Date('2026-11-23T00:00:00Z');
+const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
+
+/**
+ * Deprecation (RFC 9745) names the moment the operation became deprecated, a Unix time: a future
+ * one would say "not yet". Sunset (RFC 8594) names its removal; its successor is the filtered list.
+ */
 export const GET_PET_DEPRECATION_HEADERS = {
-  deprecation: '@1922659200',
-  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  deprecation: `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`,
+  sunset: GET_PET_SUNSET_AT.toUTCString(),
   link: '</v1/pets>; rel="successor-version"',
 } as const;
 
 const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
-  Deprecation: { description: 'The operation is deprecated (RFC 9745)', schema: constant(GET_PET_DEPRECATION_HEADERS.deprecation) },
+  Deprecation: { description: 'The operation has been deprecated since this moment, a Unix time (RFC 9745)', schema: constant(GET_PET_DEPRECATION_HEADERS.deprecation) },
   Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: constant(GET_PET_DEPRECATION_HEADERS.sunset) },
   Link: { description: 'The replacement: the pet list with its status filter', schema: constant(GET_PET_DEPRECATION_HEADERS.link) },
 };
@@ -160,7 +167,12 @@ export function ApiCreatePet() {
       PetsErrorCode.IdempotencyKeyReused,
       'This Idempotency-Key was used with another request body; send a new key for a new request',
     ),
-    ApiAuthenticatedErrorResponse(413, 'Body larger than 64 KiB', HttpErrorCode.PayloadTooLarge, 'Request body is too large'),
+    ApiAuthenticatedErrorResponse(
+      413,
+      `Body larger than ${BODY_LIMIT_BYTES / 1024} KiB`,
+      HttpErrorCode.PayloadTooLarge,
+      bodyTooLargeMessage(BODY_LIMIT_BYTES),
+    ),
     ApiAuthenticatedErrorResponse(
       415,
       'Body is not application/json',
