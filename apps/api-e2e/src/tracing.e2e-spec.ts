@@ -4,9 +4,13 @@ import { type OtlpReceiver, type ReceivedSpan, SPAN_KIND, startOtlpReceiver } fr
 import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer } from './support/server';
 
 // OpenTelemetry traces, on when an OTEL_* variable is set (docs/operations.md, "Traces"): the
-// bundle exporting OTLP/JSON to a receiver of the test's own. SQL spans need PostgreSQL (the
-// embedded database has no instrumentation); Redis spans, TEST_REDIS_URL.
+// bundle exporting OTLP/JSON to a receiver of the test's own. Redis spans need TEST_REDIS_URL.
 const redisUrl = process.env.TEST_REDIS_URL;
+
+// SQL spans: instrumentation-pg's on PostgreSQL; on PGlite, which does not go through `pg`, the
+// persistence lib's own, of the same shape, on the database PGlite opens.
+const SQL_SCOPE = target === 'pglite' ? '@petstore/persistence' : '@opentelemetry/instrumentation-pg';
+const PGLITE_DATABASE = 'postgres';
 
 /** A caller's span, as its traceparent header (W3C Trace Context) sends it: sampled. */
 function callerSpan() {
@@ -102,17 +106,19 @@ describe('OpenTelemetry traces', () => {
     });
   });
 
-  (target === 'pglite' ? it.skip : it)('has a span for each SQL statement, a child of the server span', async () => {
+  it('has a span for each SQL statement, a child of the server span', async () => {
     const caller = callerSpan();
-    const isSql = (span: ReceivedSpan) => span.scope === '@opentelemetry/instrumentation-pg';
+    const isSql = (span: ReceivedSpan) => span.scope === SQL_SCOPE;
     const { serverSpan, trace } = await traceOfCreatePet(caller, (spans) => spans.some(isSql));
     const statements = trace.filter(isSql);
+    // One span per statement: none from another scope as well.
+    expect(trace.filter((span) => span.attributes['db.system.name'] === 'postgresql')).toEqual(statements);
     const inserts = statements.filter((span) => /^INSERT INTO pets\b/.test(String(span.attributes['db.query.text'])));
     expect(inserts).toHaveLength(1);
-    const databaseName = new URL(database.DATABASE_URL).pathname.slice(1);
-    // A named prepared statement gives the span its name; without (behind PgBouncer 1.18), the SQL's first word.
+    const databaseName = target === 'pglite' ? PGLITE_DATABASE : new URL(database.DATABASE_URL).pathname.slice(1);
+    // A named prepared statement gives the span its name; without (behind PgBouncer 1.18, or on PGlite), the SQL's first word.
     const plan = inserts[0].attributes['db.postgresql.plan'];
-    expect(plan === undefined).toBe(database.DATABASE_PREPARED_STATEMENTS === 'false');
+    expect(plan === undefined).toBe(target === 'pglite' || database.DATABASE_PREPARED_STATEMENTS === 'false');
     expect(inserts[0]).toMatchObject({
       name: `pg.query:${plan ?? 'INSERT'} ${databaseName}`,
       attributes: expect.objectContaining({ 'db.system.name': 'postgresql', 'db.namespace': databaseName }),

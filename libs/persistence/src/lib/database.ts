@@ -7,12 +7,13 @@ import type { DataSource, Migration } from 'typeorm';
 import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool, STATEMENT_DEADLINES } from './data-source';
-import { seedEmbeddedDatabase } from './embedded-database';
+import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
 import { namedStatement } from './named-statement';
 import { reportPool } from './pool-metrics';
 import { observeQueryDuration } from './query-metrics';
+import { withStatementSpans } from './statement-spans';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
@@ -67,7 +68,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     if (!dataSource.isInitialized) await dataSource.initialize();
     const pool = driverPool(dataSource);
     if ('url' in this.location) this.runner = new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES);
-    this.pool = this.runner ?? pool;
+    // On PostgreSQL, instrumentation-pg traces the statements: PGlite's need spans of our own.
+    this.pool = this.runner ?? withStatementSpans(pool, EMBEDDED_DATABASE_NAME);
     this.unreportPool = reportPool(pool);
     this.makeEmbeddedFilesPrivate();
   }

@@ -12,6 +12,9 @@ import { dirname, join } from 'node:path';
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 
+/** The database PGlite opens (its default, named here for the traces' db.namespace). */
+export const EMBEDDED_DATABASE_NAME = 'postgres';
+
 /** The embedded database's own directory inside DATA_DIR (beside the development key and the lock). */
 export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
@@ -27,7 +30,7 @@ export async function embeddedDatabaseOptions(where: { readonly dataDir: string 
   const settings = EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting]);
   const storage =
     'dataDir' in where ? { dataDir: embeddedDatabaseDir(where.dataDir) } : { dataDir: 'memory://', loadDataDir: where.tarball };
-  return { ...storage, startParams: [...PGlite.defaultStartParams, ...settings] };
+  return { ...storage, database: EMBEDDED_DATABASE_NAME, startParams: [...PGlite.defaultStartParams, ...settings] };
 }
 
 /**
