@@ -10,6 +10,8 @@ describe('the key CLI command line', () => {
   it.each([
     [['create', '--name', 'ci'], { command: 'create', name: 'ci' }],
     [['create', '--name', ''], { command: 'create', name: '' }],
+    [['create', '--name=-ci'], { command: 'create', name: '-ci' }],
+    [['--name', 'ci', 'create'], { command: 'create', name: 'ci' }],
     [['list'], { command: 'list' }],
     [['revoke', '7'], { command: 'revoke', ref: { id: '7' } }],
     [['revoke', '9223372036854775808'], { command: 'revoke', ref: { id: '9223372036854775808' } }],
@@ -20,21 +22,29 @@ describe('the key CLI command line', () => {
     expect(parseCommand(argv)).toEqual(command);
   });
 
-  it.each([[['--help']], [['-h']], [['list', '--help']]])('takes %p for a request of the usage', (argv) => {
+  it.each([[['--help']], [['-h']], [['list', '--help']], [['delete', '--help']]])('takes %p for a request of the usage', (argv) => {
     expect(() => parseCommand(argv)).toThrow(expect.objectContaining({ requested: true }));
   });
 
   it.each([
-    ['no command', []],
-    ['create without a name', ['create']],
-    ['an unknown command', ['delete', '1']],
-    ['revoke without a key', ['revoke']],
-    ['two keys to revoke', ['revoke', '1', '2']],
-    ['list with a name', ['list', '--name', 'ci']],
-    ['a name without its value', ['create', '--name']],
-    ['an unknown option', ['list', '--all']],
-  ])('refuses %s with the usage', (_case, argv) => {
-    expect(() => parseCommand(argv)).toThrow(expect.objectContaining({ requested: false }));
+    [[], 'no command given'],
+    [['delete', '1'], 'unknown command "delete"'],
+    [['create'], 'create needs --name <name>'],
+    [['create', 'ci'], 'create needs --name <name>'],
+    [['create', '--name', 'ci', 'prod'], 'create takes only --name <name>; unexpected "prod"'],
+    [['list', 'all'], 'list takes no argument; unexpected "all"'],
+    [['list', '--name', 'ci'], 'list takes no --name'],
+    [['revoke'], 'revoke needs <id|prefix|key>'],
+    [['revoke', '1', '2', '3'], 'revoke takes one key; unexpected "2" "3"'],
+    [['revoke', '1', '--name', 'ci'], 'revoke takes no --name'],
+    [['create', '--name'], '--name needs a value'],
+    [['create', '--name', '--help'], '--name needs a value (for a name that starts with "-": --name=--help)'],
+    [['list', '--all'], 'unknown option "--all"'],
+    [['list', '-x'], 'unknown option "-x"'],
+    [['list', '--all=yes'], 'unknown option "--all"'],
+    [['list', '--help=yes'], '--help takes no value'],
+  ])('refuses %p, saying what is wrong: %s', (argv, mistake) => {
+    expect(() => parseCommand(argv)).toThrow(expect.objectContaining({ message: mistake, requested: false }));
   });
 
   it('refuses a reference that is no key id, prefix or key, naming the three', () => {

@@ -19,21 +19,22 @@ async function execute(command: KeyCommand): Promise<KeyCommandResult> {
   return executeOnDatabase(config, command);
 }
 
-function report(result: KeyCommandResult): number {
+function report(result: KeyCommandResult): void {
   if ('created' in result) {
     const key = result.created;
     console.error(`Created key ${key.id} "${key.name}" (${key.prefix}). Store it now: it is shown this once and kept nowhere.`);
     process.stdout.write(`${result.token}\n`);
   } else if ('keys' in result) {
     process.stdout.write(formatTable(result.keys));
-  } else if (result.revoked) {
+  } else if (result.alreadyRevoked) {
+    const key = result.revoked;
+    process.stdout.write(
+      `Key ${key.id} "${key.name}" (${key.prefix}) was already revoked on ${timestamp(key.revokedAt)}; nothing changed.\n`,
+    );
+  } else {
     const key = result.revoked;
     process.stdout.write(`Revoked key ${key.id} "${key.name}" (${key.prefix}) at ${timestamp(key.revokedAt)}.\n`);
-  } else {
-    console.error('No such key.');
-    return 1;
   }
-  return 0;
 }
 
 function formatTable(keys: readonly ApiKeyRecord[]): string {
@@ -63,14 +64,15 @@ async function main(argv: string[]): Promise<number> {
   // console.log goes to stderr.
   console.log = console.error;
   try {
-    return report(await execute(parseCommand(argv)));
+    report(await execute(parseCommand(argv)));
+    return 0;
   } catch (error) {
     if (error instanceof UsageError && error.requested) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
     if (error instanceof UsageError) {
-      console.error(USAGE);
+      console.error(`keys: ${error.message}\n\n${USAGE}`);
       return 2;
     }
     const known = error instanceof KeyCommandError || error instanceof InvalidConfigError;

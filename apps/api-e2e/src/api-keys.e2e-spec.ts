@@ -45,9 +45,17 @@ describe('issued API keys', () => {
     const key = await createKey('e2e revoked', env);
     expect((await get(key)).status).toBe(200);
 
-    const revoked = await runKeysCli(['revoke', key.slice(0, 15)], env);
+    const prefix = key.slice(0, 15);
+    const revoked = await runKeysCli(['revoke', prefix], env);
     expect(revoked.code).toBe(0);
-    expect(revoked.stdout).toMatch(new RegExp(`^Revoked key \\d+ "e2e revoked" \\(${key.slice(0, 15)}\\) at `));
+    expect(revoked.stdout).toMatch(new RegExp(`^Revoked key \\d+ "e2e revoked" \\(${prefix}\\) at \\S+Z\\.\\n$`));
+    const revokedAt = / at (\S+Z)\.\n$/.exec(revoked.stdout)?.[1];
+
+    const again = await runKeysCli(['revoke', key], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(`^Key \\d+ "e2e revoked" \\(${prefix}\\) was already revoked on ${revokedAt}; nothing changed\\.\\n$`),
+    );
 
     await new Promise((done) => setTimeout(done, REVOCATION_DELAY_MS));
     const response = await get(key);
@@ -115,14 +123,15 @@ describe('issued API keys', () => {
   });
 
   // One of each way out; every command line the CLI reads or refuses: tools/keys/command-line.spec.ts.
-  it('prints the usage on stderr and exits 2 for no command', async () => {
+  it('says what is wrong, then the usage, on stderr, and exits 2 for no command', async () => {
     const result = await runKeysCli([], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Usage: npm run keys');
+    expect(result.stderr).toMatch(/^keys: no command given\n\nUsage: npm run keys/);
+    expect(result.stdout).toBe('');
   });
 
   it.each([
-    ['an unknown key', ['revoke', '9223372036854775807'], 'No such key.'],
+    ['an unknown key', ['revoke', '9223372036854775807'], 'No such key: id 9223372036854775807'],
     ['something that is no key', ['revoke', 'hello'], 'hello is neither a key id'],
   ])('exits 1 with a reason for %s', async (_label, args, message) => {
     const result = await runKeysCli(args, env);
@@ -141,6 +150,16 @@ describe('issued API keys', () => {
     } finally {
       await later.stop();
     }
+  });
+
+  it('revokes on the database itself too, and says so when the key was revoked already', async () => {
+    const dataDir = databaseEnv('pglite');
+    const key = await createKey('revoked twice', dataDir);
+    const revoked = await runKeysCli(['revoke', key], dataDir);
+    expect(revoked.stdout).toMatch(/^Revoked key \d+ "revoked twice" \(ps_[0-9a-f]{12}\) at \S+Z\.\n$/);
+    const again = await runKeysCli(['revoke', key.slice(0, 15)], dataDir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Key \d+ "revoked twice" \(ps_[0-9a-f]{12}\) was already revoked on \S+Z; nothing changed\.\n$/);
   });
 
   it('says so, and writes nothing, when another process holds the data directory', async () => {

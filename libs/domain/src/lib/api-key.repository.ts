@@ -19,6 +19,12 @@ export interface StoredApiKey extends ApiKeyRecord {
 /** How an operator names a key: its id (decimal digits) or its public prefix. */
 export type ApiKeyRef = { readonly id: string } | { readonly prefix: string };
 
+/** What revoking a key found: a key revoked now, or one revoked already (at `key.revokedAt`, the first revocation). */
+export interface ApiKeyRevocation {
+  readonly key: ApiKeyRecord;
+  readonly alreadyRevoked: boolean;
+}
+
 /**
  * The store of issued API keys: a port, bound to a database adapter by the application. It lives
  * in the domain so that both auth (which uses it) and persistence (which implements it) may depend on it.
@@ -29,8 +35,8 @@ export abstract class ApiKeyRepository {
   abstract findByPrefix(prefix: string): Promise<StoredApiKey | undefined>;
   /** Every key, oldest first. */
   abstract list(): Promise<ApiKeyRecord[]>;
-  /** Marks the key revoked (keeping the first revocation time); undefined when there is no such key (an id out of range included). */
-  abstract revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined>;
+  /** Marks the key revoked, keeping the first revocation time; undefined when there is no such key (an id out of range included). */
+  abstract revoke(ref: ApiKeyRef): Promise<ApiKeyRevocation | undefined>;
   /** Records that the key was just used. */
   abstract touch(id: string): Promise<void>;
 }

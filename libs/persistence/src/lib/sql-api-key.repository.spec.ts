@@ -39,11 +39,20 @@ describe('SqlApiKeyRepository', () => {
     expect(ids.indexOf(first!.id)).toBeLessThan(ids.indexOf(second!.id));
   });
 
-  it('revokes by id or prefix, keeping the time of the first revocation', async () => {
+  it('revokes by id or prefix, and says when the key was revoked already, keeping the time of the first revocation', async () => {
     const record = (await keys.insert(newKey()))!;
-    const revoked = await keys.revoke({ id: record.id });
-    expect(revoked?.revokedAt).toEqual(expect.any(Date));
-    expect((await keys.revoke({ prefix: record.prefix }))?.revokedAt).toEqual(revoked?.revokedAt);
+    const first = await keys.revoke({ id: record.id });
+    expect(first).toEqual({ key: { ...record, revokedAt: expect.any(Date) }, alreadyRevoked: false });
+    expect(await keys.revoke({ prefix: record.prefix })).toEqual({ key: first?.key, alreadyRevoked: true });
+    expect(await keys.revoke({ id: record.id })).toEqual({ key: first?.key, alreadyRevoked: true });
+  });
+
+  // On PostgreSQL they run at once, on as many connections; PGlite runs them one after another.
+  it('finds exactly one first among revocations at once', async () => {
+    const record = (await keys.insert(newKey()))!;
+    const refs = [{ id: record.id }, { prefix: record.prefix }];
+    const revocations = await Promise.all(Array.from({ length: 6 }, (_, index) => keys.revoke(refs[index % 2])));
+    expect(revocations.filter((revocation) => revocation?.alreadyRevoked === false)).toHaveLength(1);
   });
 
   it('answers undefined for a key that does not exist, an id out of int64 or with leading zeros included', async () => {

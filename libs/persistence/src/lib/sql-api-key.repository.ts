@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
 import { parseInt64 } from '@petstore/domain';
 import { Database, type Statement } from './database';
 import { namedStatement } from './named-statement';
@@ -17,18 +17,21 @@ const FIND_BY_PREFIX: Statement = namedStatement(
   { readOnly: true },
 );
 const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`, { readOnly: true });
-// A second revocation keeps the time of the first.
-const REVOKE_BY_ID: Statement = namedStatement(
-  'api_keys_revoke_by_id',
-  `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-);
-const REVOKE_BY_PREFIX: Statement = namedStatement(
-  'api_keys_revoke_by_prefix',
-  `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE prefix = $1 RETURNING ${COLUMNS}`,
-);
+// The row is locked and read before the update, so that of two revocations at once exactly one is the
+// first. A second revocation keeps the time of the first.
+const revokeWhere = (name: string, column: 'id' | 'prefix'): Statement =>
+  namedStatement(
+    name,
+    `WITH previous AS (SELECT id AS key_id, revoked_at AS previously_revoked_at FROM api_keys WHERE ${column} = $1 FOR UPDATE)
+     UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) FROM previous WHERE id = key_id
+     RETURNING ${COLUMNS}, previously_revoked_at IS NOT NULL AS "alreadyRevoked"`,
+  );
+const REVOKE_BY_ID = revokeWhere('api_keys_revoke_by_id', 'id');
+const REVOKE_BY_PREFIX = revokeWhere('api_keys_revoke_by_prefix', 'prefix');
 const TOUCH: Statement = namedStatement('api_keys_touch', `UPDATE api_keys SET last_used_at = now() WHERE id = $1`);
 
 type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };
+type RevokedRow = ApiKeyRecord & { alreadyRevoked: boolean };
 
 /** The ApiKeyRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
 @Injectable()
@@ -51,14 +54,20 @@ export class SqlApiKeyRepository extends ApiKeyRepository {
     return this.database.query<ApiKeyRecord>(LIST, []);
   }
 
-  async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
-    if (!('id' in ref)) return (await this.database.query<ApiKeyRecord>(REVOKE_BY_PREFIX, [ref.prefix]))[0];
+  async revoke(ref: ApiKeyRef): Promise<ApiKeyRevocation | undefined> {
+    if (!('id' in ref)) return revocationOf(await this.database.query<RevokedRow>(REVOKE_BY_PREFIX, [ref.prefix]));
     // Not an int64: no key has it, and PostgreSQL would refuse the parameter.
     const id = parseInt64(ref.id);
-    return id === undefined ? undefined : (await this.database.query<ApiKeyRecord>(REVOKE_BY_ID, [id.toString()]))[0];
+    return id === undefined ? undefined : revocationOf(await this.database.query<RevokedRow>(REVOKE_BY_ID, [id.toString()]));
   }
 
   async touch(id: string): Promise<void> {
     await this.database.query(TOUCH, [id]);
   }
+}
+
+function revocationOf([row]: RevokedRow[]): ApiKeyRevocation | undefined {
+  if (!row) return undefined;
+  const { alreadyRevoked, ...key } = row;
+  return { key, alreadyRevoked };
 }

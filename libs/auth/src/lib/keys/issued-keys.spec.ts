@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyRef, StoredApiKey } from '@petstore/domain';
+import type { ApiKeyRecord, ApiKeyRef, ApiKeyRevocation, StoredApiKey } from '@petstore/domain';
 import { ApiKeyRepository } from '@petstore/domain';
 import { IssuedKeys, InvalidKeyNameError, KEY_CACHE_TTL_MS, LAST_USED_PRECISION_MS } from './issued-keys';
 
@@ -24,11 +24,12 @@ class FakeRepository extends ApiKeyRepository {
     return this.keys;
   }
 
-  async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
+  async revoke(ref: ApiKeyRef): Promise<ApiKeyRevocation | undefined> {
     const index = this.keys.findIndex((key) => ('id' in ref ? key.id === ref.id : key.prefix === ref.prefix));
     if (index < 0) return undefined;
+    const alreadyRevoked = this.keys[index].revokedAt !== null;
     this.keys[index] = { ...this.keys[index], revokedAt: this.keys[index].revokedAt ?? new Date() };
-    return this.keys[index];
+    return { key: this.keys[index], alreadyRevoked };
   }
 
   async touch(id: string): Promise<void> {
@@ -78,6 +79,13 @@ describe('IssuedKeys', () => {
     await keys.verify(token);
     await keys.revoke({ prefix: key.prefix });
     await expect(keys.verify(token)).resolves.toBeUndefined();
+  });
+
+  it('says whether it revoked a key now or found it revoked already, and undefined for no such key', async () => {
+    const { key } = await keys.create('ci');
+    await expect(keys.revoke({ id: key.id })).resolves.toMatchObject({ key: { id: key.id }, alreadyRevoked: false });
+    await expect(keys.revoke({ prefix: key.prefix })).resolves.toMatchObject({ key: { id: key.id }, alreadyRevoked: true });
+    await expect(keys.revoke({ id: '999' })).resolves.toBeUndefined();
   });
 
   it('reads a busy key once per period, and sees a revocation made elsewhere within it', async () => {

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { keyLookupsCounter } from '../auth-metrics';
 import { boundedLru } from '../bounded-lru';
 import type { Principal } from '../principal';
-import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type StoredApiKey } from '@petstore/domain';
+import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
 
 /**
@@ -60,11 +60,11 @@ export class IssuedKeys {
     return this.repository.list();
   }
 
-  /** Revokes a key; this instance refuses it from the next request on. */
-  async revoke(ref: ApiKeyRef): Promise<ApiKeyRecord | undefined> {
-    const key = await this.repository.revoke(ref);
-    if (key) this.lookups.delete(key.prefix);
-    return key;
+  /** Revokes a key, unless it was revoked already; this instance refuses it from the next request on. */
+  async revoke(ref: ApiKeyRef): Promise<ApiKeyRevocation | undefined> {
+    const revocation = await this.repository.revoke(ref);
+    if (revocation) this.lookups.delete(revocation.key.prefix);
+    return revocation;
   }
 
   /**

@@ -52,9 +52,20 @@ describe('KeyAdminSocket', () => {
     expect(keys.create).toHaveBeenCalledWith('ci');
   });
 
-  it('answers "no such key" with a null revocation', async () => {
+  it('answers a revocation with the key, and whether it was revoked already', async () => {
+    const key = { id: '5', name: 'ci', prefix: 'ps_0123456789ab', revokedAt: new Date('2025-01-02T03:04:05Z') };
+    keys.revoke.mockResolvedValueOnce({ key, alreadyRevoked: false }).mockResolvedValueOnce({ key, alreadyRevoked: true });
+    const answer = { revoked: { ...key, revokedAt: '2025-01-02T03:04:05.000Z' } };
+    await expect(sendKeyCommand(path, { command: 'revoke', ref: { id: '5' } })).resolves.toEqual({ ...answer, alreadyRevoked: false });
+    await expect(sendKeyCommand(path, { command: 'revoke', ref: { id: '5' } })).resolves.toEqual({ ...answer, alreadyRevoked: true });
+  });
+
+  it.each([
+    [{ id: '5' }, 'No such key: id 5'],
+    [{ prefix: 'ps_0123456789ab' }, 'No such key: prefix ps_0123456789ab'],
+  ])('refuses to revoke a key that does not exist, naming it: %p', async (ref, message) => {
     keys.revoke.mockResolvedValueOnce(undefined);
-    await expect(sendKeyCommand(path, { command: 'revoke', ref: { id: '5' } })).resolves.toEqual({ revoked: null });
+    await expect(sendKeyCommand(path, { command: 'revoke', ref })).rejects.toThrow(new KeyCommandError(message));
   });
 
   it('passes a refusal on to the client, and hides an internal failure', async () => {

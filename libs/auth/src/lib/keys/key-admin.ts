@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { ApiKeyRef } from '@petstore/domain';
 import { chmodSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -16,9 +17,16 @@ export async function runKeyCommand(keys: IssuedKeys, command: KeyCommand): Prom
       }
     case 'list':
       return { keys: await keys.list() };
-    case 'revoke':
-      return { revoked: (await keys.revoke(command.ref)) ?? null };
+    case 'revoke': {
+      const revocation = await keys.revoke(command.ref);
+      if (!revocation) throw new KeyCommandError(`No such key: ${describeRef(command.ref)}`);
+      return { revoked: revocation.key, alreadyRevoked: revocation.alreadyRevoked };
+    }
   }
+}
+
+function describeRef(ref: ApiKeyRef): string {
+  return 'id' in ref ? `id ${ref.id}` : `prefix ${ref.prefix}`;
 }
 
 /** Injection token: the path of the admin socket, or undefined for none. */

@@ -15,7 +15,7 @@ export type KeyCommand =
 export type KeyCommandResult =
   | { readonly created: ApiKeyRecord; readonly token: string }
   | { readonly keys: readonly ApiKeyRecord[] }
-  | { readonly revoked: ApiKeyRecord | null };
+  | { readonly revoked: ApiKeyRecord; readonly alreadyRevoked: boolean };
 
 /** A command the key store refuses, with a message for the operator. */
 export class KeyCommandError extends Error {
