@@ -407,7 +407,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "PAYLOAD_TOO_LARGE",
-                     *       "message": "Request body is too large",
+                     *       "message": "Request body exceeds the limit of 65536 bytes",
                      *       "status": 413
                      *     }
                      */
@@ -542,8 +542,8 @@ export interface operations {
                     ETag?: string;
                     /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
                     "Cache-Control"?: "private, no-cache";
-                    /** @description The operation is deprecated (RFC 9745) */
-                    Deprecation?: "@1922659200";
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
                     /** @description The operation is removed on this date (RFC 8594) */
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
@@ -565,8 +565,8 @@ export interface operations {
                     ETag?: string;
                     /** @description The answer may be kept by this client only (not by shared caches), and must be revalidated with `If-None-Match` before each use */
                     "Cache-Control"?: "private, no-cache";
-                    /** @description The operation is deprecated (RFC 9745) */
-                    Deprecation?: "@1922659200";
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
                     /** @description The operation is removed on this date (RFC 8594) */
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
@@ -582,8 +582,8 @@ export interface operations {
             /** @description petId is not a 64-bit integer */
             400: {
                 headers: {
-                    /** @description The operation is deprecated (RFC 9745) */
-                    Deprecation?: "@1922659200";
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
                     /** @description The operation is removed on this date (RFC 8594) */
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
@@ -630,8 +630,8 @@ export interface operations {
             /** @description The animal could not be found */
             404: {
                 headers: {
-                    /** @description The operation is deprecated (RFC 9745) */
-                    Deprecation?: "@1922659200";
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
                     /** @description The operation is removed on this date (RFC 8594) */
                     Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
                     /** @description The replacement: the pet list with its status filter */
