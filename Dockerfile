@@ -6,7 +6,7 @@ ARG NODE_IMAGE=node:26.10-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci
 COPY tsconfig*.json .swcrc nx.json ./
 # Every source folder of `npm run build` (tools/build/build.mjs), which fails if one is missing.

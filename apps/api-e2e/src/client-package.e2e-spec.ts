@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describeOn } from './support/api';
 import { tempDir } from './support/leftovers';
@@ -7,8 +7,8 @@ import { databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './su
 
 // The typed client as a team outside the repository gets it (docs/contract.md, "The typed
 // client"): `npm run client:pack`'s tarball installed into an empty project in a temporary folder,
-// a program type-checked against it by that project's own tsc (strict), with the README's example,
-// and run by plain node against a started service. npm takes the client's dependencies and
+// a program type-checked against it by that project's own tsc (strict) and run by plain node
+// against a started service; and the README's example, in a project made as the README says. npm takes the client's dependencies and
 // TypeScript from its cache when it has them (--prefer-offline), else from the registry.
 
 const ROOT = resolve(__dirname, '../../..');
@@ -36,21 +36,23 @@ async function run(
   return stdout;
 }
 
-/** The TypeScript of the README shipped in the package, type-checked with the programs (not run: it names no real service). */
+/** The TypeScript of the README shipped in the package: one program, as a reader saves it. */
 function readmeExample(): string {
   const blocks = [...readFileSync(join(ROOT, 'libs/client/README.md'), 'utf8').matchAll(/^```ts\n([^]*?)^```$/gm)].map(([, code]) => code);
-  if (blocks.length === 0) throw new Error('libs/client/README.md has no ts block');
-  return ['declare const process: { readonly env: Readonly<Record<string, string | undefined>> };', ...blocks].join('\n');
+  if (blocks.length !== 1) throw new Error(`libs/client/README.md has ${blocks.length} ts blocks; its example is one program`);
+  return blocks[0];
 }
 
-/** The tarball packed, installed into a new project outside the workspace, and the programs compiled there. */
-async function installedConsumer(dir: string): Promise<string> {
-  const tarball = (await run(process.execPath, [PACK, join(dir, 'pack')])).trim().split('\n').at(-1)!;
-  const project = join(dir, 'consumer');
+/** The client's tarball, packed by `npm run client:pack`'s script into `dir`. */
+async function packedClient(dir: string): Promise<string> {
+  return (await run(process.execPath, [PACK, dir])).trim().split('\n').at(-1)!;
+}
+
+/** The tarball installed into a new strict project outside the workspace, without @types/node, and the programs compiled there. */
+async function installedConsumer(tarball: string, project: string): Promise<string> {
   cpSync(PROGRAMS, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
-  writeFileSync(join(project, 'readme.mts'), readmeExample());
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT_VERSION}`], {
     cwd: project,
   });
@@ -58,15 +60,67 @@ async function installedConsumer(dir: string): Promise<string> {
   return project;
 }
 
+/**
+ * A project made as the README's "Use" says, with `npm init -y` and `tsc --init` as they are, the
+ * README's example saved as example.mts and compiled. TypeScript and @types/node at the
+ * workspace's versions, so that the test does not change with the registry's latest.
+ */
+async function readmeProject(tarball: string, project: string): Promise<string> {
+  mkdirSync(project);
+  await run('npm', ['init', '-y'], { cwd: project });
+  const typesNode = (JSON.parse(readFileSync(require.resolve('@types/node/package.json'), 'utf8')) as { version: string }).version;
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project });
+  await run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--save-dev',
+      `typescript@${TYPESCRIPT_VERSION}`,
+      `@types/node@${typesNode}`,
+    ],
+    {
+      cwd: project,
+    },
+  );
+  await run(process.execPath, ['node_modules/typescript/bin/tsc', '--init'], { cwd: project });
+  writeFileSync(join(project, 'example.mts'), readmeExample());
+  await run(process.execPath, ['node_modules/typescript/bin/tsc'], { cwd: project });
+  return project;
+}
+
 describeOn('pglite')('the client package, installed from its tarball outside the workspace', () => {
   let server: RunningServer;
   let project: string;
+  let readme: string;
 
   beforeAll(async () => {
+    const dir = tempDir('client-package');
     // The service starts while the package is packed, installed and compiled against.
-    [server, project] = await Promise.all([startServer(databaseEnv('pglite')), installedConsumer(tempDir('client-package'))]);
+    const consumers = packedClient(join(dir, 'pack')).then((tarball) =>
+      Promise.all([installedConsumer(tarball, join(dir, 'consumer')), readmeProject(tarball, join(dir, 'readme'))]),
+    );
+    [server, [project, readme]] = await Promise.all([startServer(databaseEnv('pglite')), consumers]);
   });
   afterAll(() => server?.stop());
+
+  it("runs the README's example as written, in a project made as the README says", async () => {
+    // A service of its own: the other test counts the pets it finds.
+    const own = await startServer(databaseEnv('pglite'));
+    try {
+      const output = await run(process.execPath, ['example.mjs'], {
+        cwd: readme,
+        env: { PETSTORE_URL: `${own.url}/v1`, PETSTORE_KEY: TEST_API_KEY },
+      });
+      expect(output).toContain('exact int64: true');
+      expect(output).toContain('unchanged: true');
+      expect(output).toMatch(/^created \d+$/m);
+    } finally {
+      await own.stop();
+    }
+  });
 
   it('creates a pet with a categoryId above 2^53 and gets it back exact, then walks every page, each pet once', async () => {
     const seen = JSON.parse(

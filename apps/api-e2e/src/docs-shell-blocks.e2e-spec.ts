@@ -3,13 +3,14 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { tempDir, track } from './support/leftovers';
-import { describeOn } from './support/api';
-import { PGLITE_TEMPLATE_VARIABLE, type RunningServer, startServer } from './support/server';
+import { describeOn, target } from './support/api';
+import { PGLITE_TEMPLATE_VARIABLE, type RunningServer, startServer, testDatabaseUrl } from './support/server';
 
 // Every shell block of README.md and docs/*.md runs as written (docs/development.md, "The shell
-// blocks of the docs"): against a service of this file's own, started once from the built bundle on
-// the embedded database, with no API_KEYS (so the development key the README's set-up reads), each
-// block after the README's set-up block, in `bash -euo pipefail`, from the repository's root.
+// blocks of the docs"): against a service of this file's own, started once from the built bundle,
+// on the embedded database with no API_KEYS (the development key), or on PostgreSQL with API_KEYS
+// (as docs/operations.md says), each block after the README's set-up block, in
+// `bash -euo pipefail`, from the repository's root.
 
 const ROOT = resolve(__dirname, '../../..');
 const PAGES = [
@@ -110,31 +111,54 @@ function anchorsOf(page: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) => anchorOf(heading)));
 }
 
-// Its server is its own, on the embedded database whatever the target.
-describeOn('pglite')('the shell blocks of README.md and docs/', () => {
-  let server: RunningServer | undefined;
+/** The service the blocks run against, and what their shell knows of it, as a reader's would. */
+interface DocsService {
+  readonly server: RunningServer;
+  readonly env: Record<string, string>;
+}
+
+/**
+ * On the embedded database without API_KEYS, as after `npm start`: the service creates the
+ * development key in DATA_DIR, which the set-up reads.
+ */
+async function embeddedService(dataDir: string): Promise<DocsService> {
+  const template = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (template) cpSync(template, dataDir, { recursive: true });
+  const server = await startServer({ DATA_DIR: dataDir, API_KEYS: '' });
+  return { server, env: { PORT: new URL(server.url).port, DATA_DIR: dataDir } };
+}
+
+/**
+ * On PostgreSQL as docs/operations.md's "Running it" says: DATABASE_URL and API_KEYS exported, so
+ * the set-up reads the key from API_KEYS and the key CLI opens the same database.
+ */
+async function postgresService(dataDir: string): Promise<DocsService> {
+  const exported = { DATABASE_URL: testDatabaseUrl('postgres'), API_KEYS: `docs-${process.pid}-key` };
+  const server = await startServer({ ...exported, DATA_DIR: dataDir });
+  return { server, env: { ...exported, PORT: new URL(server.url).port, DATA_DIR: dataDir } };
+}
+
+// Its server is its own: on the embedded database for the pglite target, on PostgreSQL for postgres.
+describeOn('pglite', 'postgres')('the shell blocks of README.md and docs/', () => {
+  let service: DocsService | undefined;
   let dataDir: string | undefined;
   let env: Record<string, string>;
   const started = Date.now();
 
   beforeAll(async () => {
     dataDir = tempDir('docs');
-    const template = process.env[PGLITE_TEMPLATE_VARIABLE];
-    if (template) cpSync(template, dataDir, { recursive: true });
-    // Without API_KEYS, as after `npm start`: the service creates the development key in DATA_DIR.
-    server = await startServer({ DATA_DIR: dataDir, API_KEYS: '' });
-    // What the docs' set-up reads: the service's own PORT and DATA_DIR. Nothing else of this
-    // process's environment (DATABASE_URL, TEST_DATABASE_URL…) may reach the blocks.
-    env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), PORT: new URL(server.url).port, DATA_DIR: dataDir };
+    service = await (target === 'postgres' ? postgresService(dataDir) : embeddedService(dataDir));
+    // Nothing else of this process's environment (TEST_DATABASE_URL…) may reach the blocks.
+    env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...service.env };
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await service?.server.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       [
-        `Docs' shell blocks: ${runnable.length + setUps.length} run, ${skipped.length} skipped, in ${seconds} s`,
+        `Docs' shell blocks on ${target}: ${runnable.length + setUps.length} run, ${skipped.length} skipped, in ${seconds} s`,
         ...skipped.map((block) => `  skipped ${block.where}: ${skipReason(block)}`),
       ].join('\n'),
     );

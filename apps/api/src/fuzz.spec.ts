@@ -145,8 +145,14 @@ function problemsOf(request: FuzzRequest, exchange: RawExchange): string[] {
 
 function answerProblems(method: string, response: RawResponse): string[] {
   const problems = response.status >= 500 ? ['a 5xx'] : [];
-  if (response.status >= 300 && hasBody(method, response.status)) problems.push(...errorBodyProblems(response));
+  if (response.status >= 400 && hasBody(method, response.status)) problems.push(...errorBodyProblems(response));
+  if (isRedirect(response.status) && response.headers.get('location')?.length !== 1) problems.push('a redirect without one Location');
   return problems;
+}
+
+/** A 3xx that sends the client elsewhere (`/` to the docs), as opposed to 304, which sends it back to its copy. */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
 }
 
 /** JSON text is UTF-8 (RFC 8259): bytes that are not must not become a pet, replaced by U+FFFD or otherwise. */
