@@ -27,9 +27,12 @@ describe('HTTP behaviour, in process', () => {
     petstore.fastify.inject({ method: method as 'GET', url, headers });
   const errorOf = (response: { statusCode: number; json(): unknown }) => [response.statusCode, response.json()];
 
-  it.each(['/v1', '/index.html', '/v1/animals', '/v2/pets', '/v1/pets/1/owner'])('answers 404 ROUTE_NOT_FOUND as JSON for %s', async (path) => {
-    expect(errorOf(await inject('GET', path))).toEqual([404, { code: 'ROUTE_NOT_FOUND', message: expect.any(String), status: 404 }]);
-  });
+  it.each(['/v1', '/index.html', '/v1/animals', '/v2/pets', '/v1/pets/1/owner'])(
+    'answers 404 ROUTE_NOT_FOUND as JSON for %s',
+    async (path) => {
+      expect(errorOf(await inject('GET', path))).toEqual([404, { code: 'ROUTE_NOT_FOUND', message: expect.any(String), status: 404 }]);
+    },
+  );
 
   it.each(otherMethods)('answers 405 with Allow for %s %s', async (method, url, allow) => {
     const response = await inject(method, url);

@@ -38,7 +38,10 @@ export const GET_PET_DEPRECATION_HEADERS = {
 } as const;
 
 const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
-  Deprecation: { description: 'The operation has been deprecated since this moment, a Unix time (RFC 9745)', schema: constant(GET_PET_DEPRECATION_HEADERS.deprecation) },
+  Deprecation: {
+    description: 'The operation has been deprecated since this moment, a Unix time (RFC 9745)',
+    schema: constant(GET_PET_DEPRECATION_HEADERS.deprecation),
+  },
   Sunset: { description: 'The operation is removed on this date (RFC 8594)', schema: constant(GET_PET_DEPRECATION_HEADERS.sunset) },
   Link: { description: 'The replacement: the pet list with its status filter', schema: constant(GET_PET_DEPRECATION_HEADERS.link) },
 };
