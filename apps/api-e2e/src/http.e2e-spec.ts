@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { baseUrl, call, describeOn, expectError, instanceUrls } from './support/api';
+import { baseUrl, call, describeOn, expectError } from './support/api';
 
 /** Sends raw bytes and returns the raw answer: for requests no HTTP client would send. */
 async function rawRequest(bytes: string): Promise<string> {
@@ -60,37 +60,5 @@ describeOn('pglite')('HTTP behaviour on a real connection', () => {
   it('serves an HTTP/1.0 request without Host', async () => {
     const answer = parseAnswer(await rawRequest(`GET /healthz HTTP/1.0\r\n\r\n`));
     expect(answer.status).toBe(200);
-  });
-
-  it('closes the connection after refusing a request whose body it has not read, instead of draining it', async () => {
-    // Straight to an instance: a relay that copies bytes (the pooled target's load balancer) may
-    // fail writing the upload into the closed socket before it has read the answer, and lose it.
-    const { hostname, port } = new URL(instanceUrls()[0]);
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((done) => socket.once('close', () => done()));
-    await new Promise((done) => socket.once('connect', done));
-    socket.write('POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"name":');
-    const started = Date.now();
-    // The refusal comes before the body. Read it first: the server closes without reading what
-    // was sent, and a close with unread bytes is a reset, which can reach the client before it
-    // has read the answer already on its way (the case of a client that floods without looking).
-    while (!answer.includes('\r\n\r\n') && !socket.destroyed && Date.now() - started < 5000) {
-      await new Promise((done) => setTimeout(done, 5));
-    }
-    // Then keep uploading, as a client with 200 MiB to send would, until the server hangs up.
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    while (!socket.destroyed && Date.now() - started < 5000) {
-      if (socket.write(chunk)) sent += chunk.length;
-      await new Promise((done) => setTimeout(done, 1));
-    }
-    await closed;
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(sent).toBeLessThan(50 * 1024 * 1024);
-    expect(parseAnswer(answer).status).toBe(401);
-    expect(parseAnswer(answer).headers.connection).toBe('close');
   });
 });

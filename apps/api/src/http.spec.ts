@@ -3,7 +3,7 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 
 // HTTP behaviour of the real application that needs no socket of its own: routes, methods, ids,
 // probes, the served document. What needs a real connection (431, bytes that are not HTTP,
-// HTTP/1.0, a body left unread) stays in apps/api-e2e/src/http.e2e-spec.ts.
+// HTTP/1.0) stays in apps/api-e2e/src/http.e2e-spec.ts; a body left unread, in refused-uploads.e2e-spec.ts.
 
 const document = committedDocument();
 

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
 import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
+import { closesAfterAnswer, drainAfterAnswer, drainUnreadBody, hasUnreadBody, isDrainingAfterAnswer } from './unread-body';
 
 // Node's HTTP layer answers some requests by itself, before Fastify sees them, with an empty or
 // text body. Each such path is taken over here so that every error answer is the Error body, with
@@ -21,10 +22,12 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
 /**
  * Node's clientError event: the request could not be parsed (malformed, headers too large) or
  * did not arrive in time. No request or reply exists, so the answer is written to the socket,
- * unless an answer was already begun; the connection is closed either way.
+ * unless an answer was already begun or sent (its body being drained); the connection is closed
+ * either way.
  */
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (isDrainingAfterAnswer(socket)) return void socket.destroy(error);
   const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
   const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
   if (!begun) writeErrorAndClose(this.log, socket, status, message, randomUUID());
@@ -74,14 +77,15 @@ function answerExpectationFailed(log: FastifyBaseLogger, request: IncomingMessag
 export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
 /**
- * Every error answer the process sends is the Error body, and a request the service refused
- * before reading its body does not get to send that body:
+ * Every error answer the process sends is the Error body, and reaches a client that is still
+ * sending the body of a request refused before reading it:
  * - HTTP/1.1 without Host is 400 (RFC 9112 §3.2), as Node would say, but with the Error body;
  * - Expect other than 100-continue is 417 with the Error body; CONNECT is 405;
  * - an error answer that a plugin wrote as text (a CORS preflight without Origin, say) is
  *   rewritten as the Error body of its status;
- * - an answer sent before the request's body was read in full (401, 413, 415…) closes the
- *   connection, instead of letting Node read and discard whatever the client keeps sending.
+ * - an answer sent before the request's body was read in full (401, 413, 415…) is followed by a
+ *   bounded drain of that body (unread-body.ts) instead of a close on unread bytes, or, when the
+ *   connection closes after the answer, preceded by it.
  */
 export function registerProtocolGuards(fastify: FastifyInstance): void {
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
@@ -96,9 +100,24 @@ export function registerProtocolGuards(fastify: FastifyInstance): void {
     }
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
-    if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/json')) return done(null, payload);
-    reply.type(JSON_TYPE);
-    done(null, JSON.stringify(errorResponseFor(reply.statusCode).body));
+    const answer = asErrorBody(reply, payload);
+    if (!hasUnreadBody(request.raw)) return done(null, answer);
+    // Fastify asks for a close after a body it refused; the body is drained instead. (Node leaves
+    // out its own Connection header once one is removed: removed only when there is one.)
+    if (reply.hasHeader('connection')) reply.removeHeader('connection');
+    if (closesAfterAnswer(request.raw)) {
+      // Node closes the connection once the answer is written: the body is drained first.
+      void drainUnreadBody(request.raw).then(() => done(null, answer));
+    } else {
+      drainAfterAnswer(request.raw);
+      done(null, answer);
+    }
   });
+}
+
+/** The payload of an answer, or the Error body of its status when it is an error answer written as text. */
+function asErrorBody(reply: FastifyReply, payload: unknown): unknown {
+  if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/json')) return payload;
+  reply.type(JSON_TYPE);
+  return JSON.stringify(errorResponseFor(reply.statusCode).body);
 }
