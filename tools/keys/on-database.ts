@@ -8,8 +8,9 @@ import type { loadDatabaseConfig } from '@petstore/config';
 import { Database, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
 
 export async function executeOnDatabase(config: ReturnType<typeof loadDatabaseConfig>, command: KeyCommand): Promise<KeyCommandResult> {
-  // Nest's logger (the data directory's warnings) through console.log, which main.ts sends to stderr.
-  Logger.overrideLogger(new ConsoleLogger({ forceConsole: true }));
+  // Nest's warnings (the data directory's) through console.log, which main.ts sends to stderr; the
+  // service's own start-up lines (which database, which migrations) are not the CLI's to say.
+  Logger.overrideLogger(new ConsoleLogger({ forceConsole: true, logLevels: ['warn', 'error', 'fatal'] }));
   const database = new Database(config.databaseUrl ? { url: config.databaseUrl, preparedStatements: false } : { dataDir: config.dataDir });
   try {
     await database.onModuleInit();
