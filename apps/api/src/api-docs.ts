@@ -50,6 +50,16 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
 /** Where Swagger UI is served. */
 export const DOCS_PATH = 'docs';
 
+/** Where the document is served, as JSON and as YAML. */
+const JSON_DOCUMENT = 'openapi.json';
+const YAML_DOCUMENT = 'openapi.yaml';
+
+/** The routes of the documentation, which anyone may read: `/`, Swagger UI and its files, the document. */
+function isDocsRoute(url: string): boolean {
+  const path = url.replace(/^\//, '');
+  return path === '' || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) || path === JSON_DOCUMENT || path === YAML_DOCUMENT;
+}
+
 /**
  * The server an instance's own copy of the document names first: the origin it was fetched from,
  * whatever its host and port (127.0.0.1, a replica on :3001, a real host). A relative server URL is
@@ -72,13 +82,17 @@ export function servedDocument(document: OpenAPIObject): OpenAPIObject {
  * after every reload.
  */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
-  // Whoever opens the service's address in a browser lands on its documentation.
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  // SwaggerModule registers its routes with Fastify itself, without a handler to declare them Public on.
+  fastify.addHook('onRoute', (route) => {
+    if (isDocsRoute(route.url)) route.config = { ...route.config, public: true };
+  });
+  // Whoever opens the service's address in a browser lands on its documentation.
   fastify.get('/', (_request, reply) => reply.redirect(`/${DOCS_PATH}`, 302));
   SwaggerModule.setup(DOCS_PATH, app, servedDocument(document), {
     customSiteTitle: `${document.info.title} API`,
-    jsonDocumentUrl: 'openapi.json',
-    yamlDocumentUrl: 'openapi.yaml',
+    jsonDocumentUrl: JSON_DOCUMENT,
+    yamlDocumentUrl: YAML_DOCUMENT,
     swaggerOptions: {
       // The key survives a reload (kept in the browser's localStorage).
       persistAuthorization: true,

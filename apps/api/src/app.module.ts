@@ -24,7 +24,6 @@ export class AppModule {
         persistence,
         AuthModule.register({
           apiKeys,
-          protectedPrefix: `/${API_PREFIX}/`,
           imports: [persistence],
           keyRepository: SqlApiKeyRepository,
           // Only this process may open the embedded database, so the key CLI goes through it.

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -8,7 +9,6 @@ import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
   AJV_OPTIONS,
   answerUnroutable,
-  applyConditionalGets,
   applyRouteSchemas,
   assertEveryBodyValidated,
   BODY_LIMIT_BYTES,
@@ -19,6 +19,7 @@ import {
   NODE_SERVER_OPTIONS,
   registerExactJsonSerializer,
   registerJsonBodyParser,
+  registerConditionalGets,
   registerProtocolGuards,
   registerResponseHeaders,
   registerSecurityHeaders,
@@ -47,6 +48,8 @@ export interface CreateAppOptions {
    * opens the data directory or a socket. What `npm run openapi` and the document's tests need.
    */
   readonly documentOnly?: boolean;
+  /** Modules added beside the service's own: a test's routes, built into the real application. */
+  readonly imports?: NonNullable<ModuleMetadata['imports']>;
 }
 
 export interface PetstoreApp {
@@ -63,13 +66,13 @@ export interface PetstoreApp {
  *  1. Fastify's options: time limits, body limit, request ids, the logger. Fixed once the instance exists.
  *  2. Fastify hooks and parsers: the trace's route, while tracing is on (first, so that a refused
  *     request's span is named too); security headers (so that every answer carries them, a
- *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, metrics.
+ *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, conditional GETs, metrics.
  *     Hooks apply to the routes registered after them, so before Nest's.
  *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
  *  4. The Nest application: the modules, with the ports bound to their adapters.
  *  5. Prefix, the error filter, the validation pipe: read by Nest when it registers the routes (init).
- *  6. The document, then each route's schemas from it, the conditional GETs (the operations documenting a 304),
- *     the docs pages, and CORS, whose headers are the document's: before init, which registers the routes.
+ *  6. The document, then each route's schemas from it, the docs pages, and CORS, whose headers are the
+ *     document's: before init, which registers the routes.
  *  7. The bodies' check: every `@Body()` is a class the pipe validates, or the start fails.
  *  8. init: connects the database, migrates, registers the routes.
  *  9. 405 for the other methods of known paths: the route table is complete only after init.
@@ -116,6 +119,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerJsonBodyParser(fastify);
   registerExactJsonSerializer(fastify);
   registerResponseHeaders(fastify);
+  registerConditionalGets(fastify);
   registerRequestMetrics(fastify, { requestTimeoutMs: config.httpTimeouts.requestMs });
   registerBuildInfo(buildInfoOf(config));
   // 3.
@@ -123,8 +127,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 4.
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
+  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config));
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config)),
+    { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
     adapter,
     { bodyParser: false, logger: new PinoNestLogger(fastify.log) },
   );
@@ -136,7 +141,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const document = createApiDocument(app);
   showErrorCodes(errorCodesOf(app));
   applyRouteSchemas(app, document);
-  applyConditionalGets(app, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));

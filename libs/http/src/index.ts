@@ -9,6 +9,7 @@ export * from './lib/json-body.parser';
 export * from './lib/protocol-errors';
 export * from './lib/route-handlers';
 export * from './lib/route-methods';
+export * from './lib/route-policy';
 export * from './lib/route-schemas';
 export * from './lib/security';
 export * from './lib/trust-proxy';

@@ -4,7 +4,7 @@ import { loadConfig } from '@petstore/config';
 import { Database } from '@petstore/persistence';
 import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
-import { createApp } from '../create-app';
+import { createApp, type CreateAppOptions } from '../create-app';
 import { closeAtFileEnd } from './left-open';
 
 /** The key the in-process app accepts. */
@@ -37,17 +37,20 @@ export interface InProcessApp {
  * The service as main.ts builds it (createApp), not listening, on a database of its own: embedded
  * PGlite in memory (loaded from the build's template, see createTestDatabase), or a throw-away PostgreSQL
  * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
- * RATE_LIMIT_PER_MINUTE). One per test file, started in its beforeAll: prom-client's registry is
+ * RATE_LIMIT_PER_MINUTE); `imports`, modules of the test's own beside the service's. One per test file, started in its beforeAll: prom-client's registry is
  * per module registry, and tests tell their data apart. With `logs`, the app logs at `info` into
  * memory, for `logLines`; else it logs nothing.
  */
-export function startInProcessApp(env: Readonly<Record<string, string>> = {}, options: { logs?: boolean } = {}): Promise<InProcessApp> {
-  const starting = start(env, options.logs ?? false);
+export function startInProcessApp(
+  env: Readonly<Record<string, string>> = {},
+  options: { logs?: boolean; imports?: CreateAppOptions['imports'] } = {},
+): Promise<InProcessApp> {
+  const starting = start(env, options.logs ?? false, options.imports);
   closeAtFileEnd(starting);
   return starting;
 }
 
-async function start(env: Readonly<Record<string, string>>, logs: boolean): Promise<InProcessApp> {
+async function start(env: Readonly<Record<string, string>>, logs: boolean, imports: CreateAppOptions['imports']): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();
   const lines: Record<string, unknown>[] = [];
@@ -55,6 +58,7 @@ async function start(env: Readonly<Record<string, string>>, logs: boolean): Prom
   try {
     const { app, document } = await createApp(config, {
       database: database.location,
+      imports,
       ...(logs ? { logLevel: 'info', logDestination } : { logLevel: 'silent' }),
     });
     const fastify = app.getHttpAdapter().getInstance();

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { BootstrapKeys } from './bootstrap-keys';
-import { BearerAuthHook, PROTECTED_PREFIX } from './bearer-auth.hook';
+import { BearerAuthHook } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
 import { ApiKeyRepository } from '@petstore/domain';
 import { IssuedKeys } from './keys/issued-keys';
@@ -11,8 +11,6 @@ import { type RateLimitOptions, RateLimits } from './rate-limit/rate-limits';
 export interface AuthOptions {
   /** Bootstrap keys from the environment, accepted besides the issued ones. */
   readonly apiKeys: readonly string[];
-  /** Routes under this path prefix require a bearer token; others are public. */
-  readonly protectedPrefix: string;
   /** Modules that provide `keyRepository`. */
   readonly imports: ModuleMetadata['imports'];
   /** The adapter that stores issued keys. */
@@ -22,7 +20,7 @@ export interface AuthOptions {
   readonly rateLimits: RateLimitOptions;
 }
 
-/** Bearer authentication with API keys for every route under a path prefix, rate limited per key. */
+/** Bearer authentication with API keys for every route that is not Public, rate limited per key. */
 @Module({})
 export class AuthModule {
   static register(options: AuthOptions): DynamicModule {
@@ -34,7 +32,6 @@ export class AuthModule {
         { provide: ApiKeyRepository, useExisting: options.keyRepository },
         { provide: IssuedKeys, useFactory: (repository: ApiKeyRepository) => new IssuedKeys(repository), inject: [ApiKeyRepository] },
         { provide: RateLimits, useValue: new RateLimits(options.rateLimits) },
-        { provide: PROTECTED_PREFIX, useValue: options.protectedPrefix },
         { provide: KEY_ADMIN_SOCKET_PATH, useValue: options.adminSocketPath },
         KeyAdminSocket,
         BearerStrategy,

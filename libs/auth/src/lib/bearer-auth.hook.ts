@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,9 +9,6 @@ import { type AuthenticationRequest, BearerStrategy } from './bearer.strategy';
 import type { Principal } from './principal';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
-
-/** Injection token: routes whose path starts with this prefix require a bearer token. */
-export const PROTECTED_PREFIX = Symbol('PROTECTED_PREFIX');
 
 type FailureReason = 'missing' | 'malformed' | 'ambiguous' | 'invalid';
 
@@ -46,7 +43,7 @@ function rateLimited(quota: Quota): ApiException {
 }
 
 /**
- * Admits every request to a protected route in Fastify's onRequest hook, before the body is
+ * Admits every request to a route that is not Public in Fastify's onRequest hook, before the body is
  * read and before any parameter is validated, so an unauthenticated client learns nothing but
  * 401. Each key draws on its own rate limit; each client address on a limit of failed
  * authentications, past which its failures get 429: a valid key is admitted whatever its
@@ -58,7 +55,6 @@ function rateLimited(quota: Quota): ApiException {
 export class BearerAuthHook implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(PROTECTED_PREFIX) private readonly prefix: string,
     private readonly limits: RateLimits,
     // Injected so that the strategy is registered with passport before the first request.
     readonly strategy: BearerStrategy,
@@ -67,8 +63,10 @@ export class BearerAuthHook implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.decorateRequest('principal', null);
+    // Secure by default: every route but a Public one, wherever its path is. A request that no
+    // route serves has nothing to protect: it gets its 404.
     fastify.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.url?.startsWith(this.prefix)) await this.admit(request, reply);
+      if (!request.routeOptions.config.public && !request.is404) await this.admit(request, reply);
     });
   }
 

@@ -1,22 +1,13 @@
-import { applyDecorators, type INestApplication } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
-import { ApiHeader as ApiRequestHeader, ApiResponse, type ApiResponseNoStatusOptions, type OpenAPIObject } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiHeader as ApiRequestHeader, ApiResponse, type ApiResponseNoStatusOptions } from '@nestjs/swagger';
 import type { ApiHeader, ApiHeaders } from '@petstore/http-errors';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } from './entity-tag';
-import { documentedOperations } from './route-schemas';
+import { RoutePolicy } from './route-policy';
 
 // Conditional GET (RFC 9110, section 13): an ETag on every 200 of a conditional route, and 304
-// to an If-None-Match that names it. A route is conditional when its operation documents a 304
-// answer (ApiConditionalGet): the document is the rule's one definition, and this lib names no feature.
-
-const NOT_MODIFIED = '304';
-
-/** The route config that applyConditionalGets sets on a conditional route. */
-interface ConditionalGetConfig {
-  readonly conditionalGet?: true;
-}
+// to an If-None-Match that names it. A route is conditional when its handler says so with
+// ApiConditionalGet, which documents the 304 too: one decorator, so the two cannot disagree.
 
 const ETAG: ApiHeader = {
   description:
@@ -41,13 +32,14 @@ const IF_NONE_MATCH_DESCRIPTION = [
 ].join(' ');
 
 /**
- * Documents a conditional GET: the 200 (`answer`) with `ETag` and `Cache-Control` besides its own
- * headers, the 304 with the same headers and no body, and the `If-None-Match` parameter. The 304
- * is what makes the route answer conditionally (applyConditionalGets).
+ * Makes the route a conditional GET (registerConditionalGets answers it) and documents it: the 200
+ * (`answer`) with `ETag` and `Cache-Control` besides its own headers, the 304 with the same headers
+ * and no body, and the `If-None-Match` parameter.
  */
 export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOptions & { readonly headers: ApiHeaders }) {
   const answerHeaders = { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...headers };
   return applyDecorators(
+    RoutePolicy({ conditionalGet: true }),
     ApiRequestHeader({
       name: 'If-None-Match',
       required: false,
@@ -56,7 +48,7 @@ export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOpt
     }),
     ApiResponse({ ...answer, status: 200, headers: answerHeaders }),
     ApiResponse({
-      status: Number(NOT_MODIFIED),
+      status: 304,
       description: 'Not modified: `If-None-Match` names the current answer. No body; the headers of the 200, its `ETag` included',
       headers: answerHeaders,
     }),
@@ -64,22 +56,15 @@ export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOpt
 }
 
 /**
- * Makes conditional each route whose operation in `document` has a 304 answer: its route config
- * says so, and a hook of its own answers from the serialized 200. Call it before `init`, which
- * registers the routes; other routes pay nothing.
+ * Answers each conditional route (ApiConditionalGet) from its serialized 200, by a hook of the
+ * route's own: other routes pay nothing. Register it before the routes are.
  */
-export function applyConditionalGets(app: INestApplication, document: OpenAPIObject): void {
-  for (const { prototype, method, handler, operation } of documentedOperations(app, document)) {
-    if (!operation.responses?.[NOT_MODIFIED]) continue;
-    const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as object | undefined;
-    RouteConfig({ ...config, conditionalGet: true } satisfies ConditionalGetConfig)(prototype, method, { value: handler });
-  }
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+export function registerConditionalGets(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
-    if (!(route.config as ConditionalGetConfig | undefined)?.conditionalGet) return;
+    if (!route.config?.conditionalGet) return;
     const methods = [route.method].flat();
     if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
-      throw new Error(`${methods.join(', ')} ${route.url} documents a 304: only GET (and HEAD) answer conditionally`);
+      throw new Error(`${methods.join(', ')} ${route.url} is declared a conditional GET: only GET (and HEAD) answer conditionally`);
     }
     // First of the route's own onSend hooks: Fastify's own for HEAD, added to the HEAD route it
     // makes from the GET, drops the payload this one hashes.

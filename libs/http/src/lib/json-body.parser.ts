@@ -78,20 +78,11 @@ function assertUtf8Charset(contentType: string | undefined): void {
   }
 }
 
-/**
- * A route's config (`@RouteConfig`): the request header whose presence makes the parser keep the
- * body's bytes in `rawBody`, for a route that must see them as received (a fingerprint, a
- * signature). Lower case, as Node gives header names.
- */
-export interface RawBodyConfig {
-  readonly keepRawBodyWith?: string;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The body's bytes as received, kept only on a route whose config asks for them
-     * (RawBodyConfig) and only when the request carries its header. Other requests keep nothing
+     * The body's bytes as received, kept only on a route that asks for them (KeepRawBodyWith)
+     * and only when the request carries its header. Other requests keep nothing
      * and pay nothing.
      */
     rawBody: Buffer | null;
@@ -100,7 +91,7 @@ declare module 'fastify' {
 
 /**
  * Accepts only application/json bodies in UTF-8, parsed exactly (see parseJsonBody); keeps the
- * bytes in `rawBody` where the route asks for them (RawBodyConfig).
+ * bytes in `rawBody` where the route asks for them (KeepRawBodyWith).
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -108,7 +99,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
       assertUtf8Charset(request.headers['content-type']);
-      const header = (request.routeOptions.config as RawBodyConfig | undefined)?.keepRawBodyWith;
+      const header = request.routeOptions.config.keepRawBodyWith;
       if (header !== undefined && request.headers[header] !== undefined) request.rawBody = body as Buffer;
       done(null, parseJsonBody(decodeUtf8Body(body as Buffer)));
     } catch (error) {

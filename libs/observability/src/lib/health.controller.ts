@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@petstore/http';
 
 /** What "ready to serve" means for this service; the app binds it (to a database check). */
 export abstract class ReadinessProbe {
@@ -28,11 +29,13 @@ export class HealthController {
   constructor(private readonly readiness: ReadinessProbe) {}
 
   @Get('healthz')
+  @Public()
   health(): typeof OK {
     return OK;
   }
 
   @Get('readyz')
+  @Public()
   async ready(): Promise<typeof OK | Degraded> {
     const degraded = await this.readiness.check();
     return degraded.length === 0 ? OK : { status: 'degraded', degraded };

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Headers, Inject, Optional } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '@petstore/http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { register } from 'prom-client';
@@ -28,6 +29,7 @@ export class MetricsController {
   constructor(@Optional() @Inject(METRICS_TOKEN) private readonly token?: string) {}
 
   @Get('metrics')
+  @Public()
   @Header('content-type', register.contentType)
   async metrics(@Headers('authorization') authorization?: string): Promise<string> {
     if (!admitsScraper(this.token, authorization)) {

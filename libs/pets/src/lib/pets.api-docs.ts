@@ -10,10 +10,11 @@ import {
 } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
-import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from '@petstore/http';
+import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH, KeepRawBodyWith, RouteHeaders } from '@petstore/http';
 import { type ApiHeader, bodyTooLargeMessage, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.header';
 import { PetsErrorCode } from './pets.error-codes';
 
 // The OpenAPI description of the three operations, in the words of the specification.
@@ -88,6 +89,7 @@ const SERVER_ERRORS: ServerErrorDocs = {
   unavailableMessage: new StoreUnavailableError().message,
 };
 
+/** listPets: its document, and its policy: a conditional GET. */
 export function ApiListPets() {
   return applyDecorators(
     ApiExtraModels(PetDto),
@@ -120,8 +122,10 @@ export function ApiListPets() {
   );
 }
 
+/** createPet: its document, and its policy: the body's bytes kept when an Idempotency-Key comes with them. */
 export function ApiCreatePet() {
   return applyDecorators(
+    KeepRawBodyWith(IDEMPOTENCY_KEY_HEADER),
     ApiOperation({
       operationId: 'createPet',
       summary: 'Add an animal',
@@ -186,8 +190,10 @@ export function ApiCreatePet() {
   );
 }
 
+/** getPet: its document, and its policy: the deprecation headers on every answer, a conditional GET. */
 export function ApiGetPet() {
   return applyDecorators(
+    RouteHeaders(GET_PET_DEPRECATION_HEADERS),
     ApiOperation({
       operationId: 'getPet',
       summary: 'Get an animal',

@@ -1,8 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
-import type { RawBodyConfig, RouteHeadersConfig } from '@petstore/http';
 import type { Pet } from '@petstore/domain';
 import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,15 +8,9 @@ import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './idempotency-key.header';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
-import { ApiCreatePet, ApiGetPet, ApiListPets, GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
+import { ApiCreatePet, ApiGetPet, ApiListPets, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
 import { PetsErrorCode } from './pets.error-codes';
 import { PetsService } from './pets.service';
-
-/** Every answer of getPet, errors included, carries its deprecation headers. */
-const GET_PET_DEPRECATION: RouteHeadersConfig = { responseHeaders: GET_PET_DEPRECATION_HEADERS };
-
-/** A create with an Idempotency-Key is known by its body's bytes as received: the parser keeps them. */
-const CREATE_BODY_BYTES: RawBodyConfig = { keepRawBodyWith: IDEMPOTENCY_KEY_HEADER };
 
 /** A retry of an idempotent create that must wait for the first request to finish. */
 function keyInProgress(): ApiException {
@@ -39,7 +31,7 @@ function keyReused(): ApiException {
   );
 }
 
-/** The API key that sent a request: authentication ran before any handler of /v1. */
+/** The API key that sent a request: authentication ran before any handler that is not Public. */
 function principalOf(request: FastifyRequest): Principal {
   const principal = request.principal;
   if (!principal) throw new Error('An authenticated route was reached without a principal');
@@ -71,7 +63,6 @@ export class PetsController {
 
   @Post()
   @HttpCode(201)
-  @RouteConfig(CREATE_BODY_BYTES)
   @ApiCreatePet()
   async create(@Body() body: CreatePetDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Pet> {
     const idempotencyKey = idempotencyKeyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);
@@ -105,7 +96,6 @@ export class PetsController {
   }
 
   @Get(':petId')
-  @RouteConfig(GET_PET_DEPRECATION)
   @ApiGetPet()
   get(@Param('petId') petId: bigint): Promise<Pet> {
     return this.pets.get(petId);
