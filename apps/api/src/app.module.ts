@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import { AppConfig } from '@petstore/config';
-import { HealthController, METRICS_TOKEN, MetricsController, ReadinessProbe } from '@petstore/observability';
+import { HealthController, METRICS_TOKEN, MetricsController, MetricsRegistryModule, ReadinessProbe } from '@petstore/observability';
 import { Database, type DatabaseLocation, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
+import type { Registry } from 'prom-client';
 
 /** Path prefix of the versioned API; everything under it requires a bearer token. */
 export const API_PREFIX = 'v1';
@@ -13,14 +14,18 @@ export function databaseLocationOf(config: AppConfig): DatabaseLocation {
   return config.databaseUrl ? { url: config.databaseUrl, preparedStatements: config.preparedStatements } : { dataDir: config.dataDir };
 }
 
-/** The modules of the service: binds the ports to their adapters (createApp builds the HTTP application around it). */
+/**
+ * The modules of the service: binds the ports to their adapters, and gives every module the
+ * application's metrics registry (createApp builds the HTTP application around it).
+ */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation = databaseLocationOf(config)): DynamicModule {
+  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation, registry: Registry): DynamicModule {
     const persistence = PersistenceModule.forRoot(location);
     return {
       module: AppModule,
       imports: [
+        MetricsRegistryModule.of(registry),
         persistence,
         AuthModule.register({
           apiKeys,

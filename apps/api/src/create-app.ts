@@ -27,8 +27,16 @@ import {
   RouteMethods,
   trustProxyOption,
 } from '@petstore/http';
-import { ErrorBodyFilter, errorCodesOf, showErrorCodes } from '@petstore/http-errors';
-import { AccessLogController, PinoNestLogger, registerBuildInfo, registerRequestMetrics, traceRoutes } from '@petstore/observability';
+import { ErrorAnswerCounter, ErrorBodyFilter, errorCodesOf } from '@petstore/http-errors';
+import {
+  AccessLogController,
+  type AppMetrics,
+  createMetricsRegistry,
+  PinoNestLogger,
+  registerBuildInfo,
+  registerRequestMetrics,
+  traceRoutes,
+} from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger } from 'fastify';
 import { maxHeaderSize } from 'node:http';
@@ -57,19 +65,23 @@ export interface PetstoreApp {
   readonly app: NestFastifyApplication;
   /** The OpenAPI document the routes were built from: /docs, /openapi.json and the route schemas. */
   readonly document: OpenAPIObject;
+  /** This application's metrics, and only its own: for /metrics on a port of its own (main.ts). */
+  readonly metrics: AppMetrics;
 }
 
 /**
  * The composition root of the HTTP application: every part of it is registered here, in this
  * order, and nothing else builds one (main.ts listens on it, export-openapi reads its document,
  * the in-process tests inject into it). The steps, and why each comes where it does:
- *  1. Fastify's options: time limits, body limit, request ids, the logger. Fixed once the instance exists.
+ *  1. The application's metrics registry, which all its metrics are defined on (never prom-client's
+ *     global one: each call builds an application of its own). Fastify's options: time limits, body
+ *     limit, request ids, the logger. Fixed once the instance exists.
  *  2. Fastify hooks and parsers: the trace's route, while tracing is on (first, so that a refused
  *     request's span is named too); security headers (so that every answer carries them, a
  *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, conditional GETs, metrics.
  *     Hooks apply to the routes registered after them, so before Nest's.
  *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
- *  4. The Nest application: the modules, with the ports bound to their adapters.
+ *  4. The Nest application: the modules, with the ports bound to their adapters and the registry provided.
  *  5. Prefix, the error filter, the validation pipe: read by Nest when it registers the routes (init).
  *  6. The document, then each route's schemas from it, the docs pages, and CORS, whose headers are the
  *     document's: before init, which registers the routes.
@@ -79,6 +91,8 @@ export interface PetstoreApp {
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<PetstoreApp> {
   // 1.
+  const registry = createMetricsRegistry();
+  const errorAnswers = new ErrorAnswerCounter(registry);
   const logLevel = options.logLevel ?? config.logLevel;
   const pretty = options.logLevel === undefined && !config.production;
   // The line names the key that made the request: its public name (prefix, or env-N), never the secret.
@@ -103,9 +117,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(errorAnswers),
     http: { ...NODE_SERVER_OPTIONS, headersTimeout: config.httpTimeouts.headersMs, connectionsCheckingInterval: 1000 },
-    frameworkErrors: answerUnroutable(accessLog),
+    frameworkErrors: answerUnroutable(accessLog, errorAnswers),
     // "/v1/pets/" is "/v1/pets", not a pet with an empty id. No parameter is too long for the router
     // (the request line is bounded by the header size): the route's own schema says what is wrong.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
@@ -115,19 +129,19 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 2.
   traceRoutes(fastify);
   await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
-  registerProtocolGuards(fastify);
+  registerProtocolGuards(fastify, errorAnswers);
   registerJsonBodyParser(fastify);
   registerExactJsonSerializer(fastify);
   registerResponseHeaders(fastify);
   registerConditionalGets(fastify);
-  registerRequestMetrics(fastify, { requestTimeoutMs: config.httpTimeouts.requestMs });
-  registerBuildInfo(buildInfoOf(config));
+  registerRequestMetrics(fastify, registry, { requestTimeoutMs: config.httpTimeouts.requestMs });
+  registerBuildInfo(registry, buildInfoOf(config));
   // 3.
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   // 4.
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
-  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config));
+  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), registry);
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
     adapter,
@@ -135,11 +149,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   );
   // 5.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
-  app.useGlobalFilters(new ErrorBodyFilter());
+  app.useGlobalFilters(new ErrorBodyFilter(errorAnswers));
   app.useGlobalPipes(new JsonBodyValidationPipe());
   // 6.
   const document = createApiDocument(app);
-  showErrorCodes(errorCodesOf(app));
+  errorAnswers.showCodes(errorCodesOf(app));
   applyRouteSchemas(app, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
@@ -147,12 +161,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   }
   // 7.
   assertEveryBodyValidated(app);
-  if (options.documentOnly) return { app, document };
+  const metrics = { registry, errorAnswers };
+  if (options.documentOnly) return { app, document, metrics };
   // 8.
   await app.init();
   // 9.
   apiRouteMethods.answerOtherMethodsWith405();
-  return { app, document };
+  return { app, document, metrics };
 }
 
 /**

@@ -34,13 +34,14 @@ function usage(): string {
 
 /** Builds the application (createApp), listens, and serves /metrics on its own port when configured. */
 async function bootstrap(config: AppConfig): Promise<void> {
-  const { app } = await createApp(config);
+  const { app, metrics } = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
   const log = app.getHttpAdapter().getInstance().log;
   const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
   log.info(`Serving the API at ${origin}/${API_PREFIX} and its documentation at ${origin}/${DOCS_PATH}`);
   const { port: metricsPort, token: metricsToken } = config.metrics;
-  const metricsServer = metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metricsPort, config.host, metricsToken);
+  const metricsServer =
+    metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metrics, metricsPort, config.host, metricsToken);
   closeGracefullyOnSignal(app, log, metricsServer);
 }
 

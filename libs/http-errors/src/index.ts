@@ -4,5 +4,5 @@ export * from './lib/api.exception';
 export * from './lib/error-body.dto';
 export * from './lib/error-body.filter';
 export * from './lib/error-code';
-export { showErrorCodes } from './lib/error-metrics';
+export * from './lib/error-metrics';
 export * from './lib/error-response';

@@ -2,6 +2,7 @@ export * from './lib/database-errors';
 export * from './lib/data-dir-lock';
 export * from './lib/data-source';
 export * from './lib/database';
+export * from './lib/database-metrics';
 export * from './lib/embedded-database';
 export * from './lib/pet.mapper';
 export * from './lib/persistence.module';

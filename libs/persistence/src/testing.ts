@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Client } from 'pg';
+import { Registry } from 'prom-client';
 import type { DatabaseLocation } from './lib/data-source';
 import { Database } from './lib/database';
+import { DatabaseMetrics } from './lib/database-metrics';
 import { createEmbeddedTemplate, embeddedTemplateDir } from './lib/embedded-database';
 
 /** A database a test file owns, and how to get rid of it. */
@@ -83,7 +85,7 @@ async function onServer(url: string, statement: string): Promise<void> {
 /** A Database connected to a test database of its own and migrated, for the repositories' tests; `close` drops it. */
 export async function openTestDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
   const testDatabase = await createTestDatabase();
-  const database = new Database(testDatabase.location);
+  const database = new Database(testDatabase.location, new DatabaseMetrics(new Registry()));
   try {
     await database.onModuleInit();
   } catch (error) {

@@ -37,9 +37,10 @@ export interface InProcessApp {
  * The service as main.ts builds it (createApp), not listening, on a database of its own: embedded
  * PGlite in memory (loaded from the build's template, see createTestDatabase), or a throw-away PostgreSQL
  * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
- * RATE_LIMIT_PER_MINUTE); `imports`, modules of the test's own beside the service's. One per test file, started in its beforeAll: prom-client's registry is
- * per module registry, and tests tell their data apart. With `logs`, the app logs at `info` into
- * memory, for `logLines`; else it logs nothing.
+ * RATE_LIMIT_PER_MINUTE); `imports`, modules of the test's own beside the service's. Started in a
+ * file's beforeAll and shared by its tests, which tell their data apart; a file may start several,
+ * each with its database and metrics of its own (two-apps.spec.ts). With `logs`, the app logs at
+ * `info` into memory, for `logLines`; else it logs nothing.
  */
 export function startInProcessApp(
   env: Readonly<Record<string, string>> = {},

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { AuthMetrics } from './auth-metrics';
 import { BootstrapKeys } from './bootstrap-keys';
 import { BearerAuthHook } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
@@ -30,7 +31,13 @@ export class AuthModule {
       providers: [
         { provide: BootstrapKeys, useValue: new BootstrapKeys(options.apiKeys) },
         { provide: ApiKeyRepository, useExisting: options.keyRepository },
-        { provide: IssuedKeys, useFactory: (repository: ApiKeyRepository) => new IssuedKeys(repository), inject: [ApiKeyRepository] },
+        AuthMetrics,
+        {
+          provide: IssuedKeys,
+          useFactory: (repository: ApiKeyRepository, metrics: AuthMetrics) =>
+            new IssuedKeys(repository, { keyLookups: metrics.keyLookups }),
+          inject: [ApiKeyRepository, AuthMetrics],
+        },
         { provide: RateLimits, useValue: new RateLimits(options.rateLimits) },
         { provide: KEY_ADMIN_SOCKET_PATH, useValue: options.adminSocketPath },
         KeyAdminSocket,

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
-import { authFailuresCounter, rateLimitedCounter } from './auth-metrics';
+import { AuthMetrics } from './auth-metrics';
 import { AUTH_REALM } from './auth-realm';
 import { type AuthenticationRequest, BearerStrategy } from './bearer.strategy';
 import type { Principal } from './principal';
@@ -34,7 +34,6 @@ function unauthorized(reason: FailureReason, quota: Quota): ApiException {
 }
 
 function rateLimited(quota: Quota): ApiException {
-  rateLimitedCounter.inc({ policy: quota.policy });
   const message = `Rate limit exceeded; retry in ${quota.resetSeconds} s`;
   return new ApiException(HttpErrorCode.RateLimited, 429, message, {
     'retry-after': String(Math.max(quota.resetSeconds, 1)),
@@ -56,6 +55,7 @@ export class BearerAuthHook implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly limits: RateLimits,
+    private readonly metrics: AuthMetrics,
     // Injected so that the strategy is registered with passport before the first request.
     readonly strategy: BearerStrategy,
   ) {}
@@ -76,18 +76,23 @@ export class BearerAuthHook implements OnModuleInit {
     // Set before the key's budget is drawn on, so that a 429's access-log line names the key too.
     request.principal = principal;
     const quota = await this.limits.consumeRequest(principal.keyId);
-    if (quota.exceeded) throw rateLimited(quota);
+    if (quota.exceeded) throw this.refuseOverLimit(quota);
     reply.headers(rateLimitHeaders(quota));
   }
 
   private async refuse(request: FastifyRequest, attempt: AuthenticationRequest, error: unknown): Promise<never> {
     if (!(error instanceof AuthenticationFailure)) throw error;
-    authFailuresCounter.inc({ reason: error.reason });
+    this.metrics.authFailures.inc({ reason: error.reason });
     const { clientAddress, presented } = attempt;
     const quota = await this.limits.consumeAuthFailure(clientAddress);
-    if (quota.exceeded) throw rateLimited(quota);
+    if (quota.exceeded) throw this.refuseOverLimit(quota);
     request.log.warn({ reason: error.reason, keyPrefix: presented?.keyPrefix, clientAddress }, 'Authentication failed');
     throw unauthorized(error.reason, quota);
+  }
+
+  private refuseOverLimit(quota: Quota): ApiException {
+    this.metrics.rateLimited.inc({ policy: quota.policy });
+    return rateLimited(quota);
   }
 }
 

@@ -1,22 +1,26 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorAnswerCounter } from './error-metrics';
 import { toErrorResponse } from './error-response';
 
 /** The one place that writes error answers: every exception becomes an Error body. */
 @Catch()
 export class ErrorBodyFilter implements ExceptionFilter {
+  constructor(private readonly errorAnswers: ErrorAnswerCounter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.errorAnswers);
   }
 }
 
 /**
- * Answers with the Error body for `exception`, logging server faults with the request id.
+ * Answers with the Error body for `exception`, counted, logging server faults with the request id.
  * Also Fastify's `frameworkErrors` hook, for the URLs its router rejects before Nest runs.
  */
-export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, errorAnswers: ErrorAnswerCounter): void {
   const { status, body, headers } = toErrorResponse(exception, request);
+  errorAnswers.count(body.code);
   if (status === 503) request.log.warn({ err: exception }, body.message);
   else if (status >= 500) request.log.error({ err: exception }, 'Unhandled error');
   void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);

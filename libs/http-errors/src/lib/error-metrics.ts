@@ -1,31 +1,38 @@
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 
-/** Error answers by their body's code: the codes are the code's own (the document's ErrorCode list), a bounded set. */
-const errorAnswers = new Counter({
-  name: 'petstore_http_errors_total',
-  help: "Error answers sent, by the Error body's code",
-  labelNames: ['code'] as const,
-});
+/**
+ * Error answers by their body's code, on one application's registry: the codes are the code's own
+ * (the document's ErrorCode list), a bounded set. Whatever sends an Error answer counts it here.
+ */
+export class ErrorAnswerCounter {
+  private readonly answers: Counter<'code'>;
+  private readonly byCode = new Map<string, Counter.Internal>();
 
-type ErrorAnswers = ReturnType<typeof errorAnswers.labels>;
-
-const byCode = new Map<string, ErrorAnswers>();
-
-function seriesOf(code: string): ErrorAnswers {
-  let series = byCode.get(code);
-  if (!series) {
-    series = errorAnswers.labels(code);
-    byCode.set(code, series);
+  constructor(registry: Registry) {
+    this.answers = new Counter({
+      name: 'petstore_http_errors_total',
+      help: "Error answers sent, by the Error body's code",
+      labelNames: ['code'] as const,
+      registers: [registry],
+    });
   }
-  return series;
-}
 
-/** Shows each code at zero from the start, so that a dashboard's rate has a series before the first error. */
-export function showErrorCodes(codes: Iterable<string>): void {
-  for (const code of codes) seriesOf(code).inc(0);
-}
+  /** Shows each code at zero from the start, so that a dashboard's rate has a series before the first error. */
+  showCodes(codes: Iterable<string>): void {
+    for (const code of codes) this.seriesOf(code).inc(0);
+  }
 
-/** Counts one Error answer (error-response.ts, which every Error answer is made by). */
-export function countErrorAnswer(code: string): void {
-  seriesOf(code).inc();
+  /** Counts one Error answer sent. */
+  count(code: string): void {
+    this.seriesOf(code).inc();
+  }
+
+  private seriesOf(code: string): Counter.Internal {
+    let series = this.byCode.get(code);
+    if (!series) {
+      series = this.answers.labels(code);
+      this.byCode.set(code, series);
+    }
+    return series;
+  }
 }

@@ -3,7 +3,6 @@ import { STATUS_CODES } from 'node:http';
 import { DomainError, type DomainErrorKind } from '@petstore/domain';
 import { ApiException } from './api.exception';
 import { ERROR_MESSAGE_MAX_LENGTH } from './error-body.dto';
-import { countErrorAnswer } from './error-metrics';
 import { HttpErrorCode } from './error-code';
 
 /** A complete error answer: status line, Error body and extra headers. */
@@ -43,7 +42,7 @@ export function reasonPhraseOf(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
 }
 
-/** The Error answer for a status, with Node's reason phrase as its message when none is given; counted as sent. */
+/** The Error answer for a status, with Node's reason phrase as its message when none is given. */
 export function errorResponseFor(status: number, message = reasonPhraseOf(status)): ErrorResponse {
   return errorAnswer(status, errorCodeFor(status), message);
 }
@@ -91,7 +90,7 @@ export interface FailedRequest {
   readonly routeOptions?: { readonly bodyLimit?: number };
 }
 
-/** Maps anything thrown while answering a request to the Error answer a client gets; counted as sent. */
+/** Maps anything thrown while answering a request to the Error answer a client gets. */
 export function toErrorResponse(exception: unknown, request?: FailedRequest): ErrorResponse {
   if (exception instanceof ApiException) {
     return errorAnswer(exception.getStatus(), exception.code, exception.message, exception.headers);
@@ -144,11 +143,10 @@ function validationMessage(error: ValidationError, context = 'request'): string 
 
 /**
  * An Error answer with its message bounded (messages may quote client input). Every Error answer
- * of the process is made here, just before it is sent (the filter, the router's refusals, Node's
- * and the protocol's in protocol-errors, /metrics's own port): here it is counted by its code.
+ * is made here; what sends it (the filter, the router's refusals, Node's and the protocol's in
+ * protocol-errors, /metrics's own port) counts it on its application's ErrorAnswerCounter.
  */
 function errorAnswer(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
-  countErrorAnswer(code);
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { sendError } from '@petstore/http-errors';
+import { type ErrorAnswerCounter, sendError } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { API_HEADERS } from './security';
 
@@ -17,11 +17,11 @@ export function requestIdFor(request: IncomingMessage): string {
  * as every routed answer goes out, though no hook runs for it: security headers, X-Request-Id,
  * the Error body (which does not echo the URL) and the access-log line.
  */
-export function answerUnroutable(accessLog: Pick<LogController, 'requestCompleted'>) {
+export function answerUnroutable(accessLog: Pick<LogController, 'requestCompleted'>, errorAnswers: ErrorAnswerCounter) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     reply.headers(API_HEADERS).header('x-request-id', request.id);
     reply.raw.once('finish', () => accessLog.requestCompleted(null, request, reply));
-    sendError(error, request, reply);
+    sendError(error, request, reply, errorAnswers);
   };
 }
 

@@ -3,7 +3,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
+import { ApiException, type ErrorAnswerCounter, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
 import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
 import { closesAfterAnswer, drainAfterAnswer, drainUnreadBody, hasUnreadBody, isDrainingAfterAnswer } from './unread-body';
@@ -19,25 +19,41 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'Request was not received in time' },
 };
 
+/** The Error body of an answer about to be sent, as JSON text, counted by its code. */
+function sentErrorBody(errorAnswers: ErrorAnswerCounter, status: number, message?: string): string {
+  const { body } = errorResponseFor(status, message);
+  errorAnswers.count(body.code);
+  return JSON.stringify(body);
+}
+
 /**
- * Node's clientError event: the request could not be parsed (malformed, headers too large) or
- * did not arrive in time. No request or reply exists, so the answer is written to the socket,
- * unless an answer was already begun or sent (its body being drained); the connection is closed
- * either way.
+ * Fastify's clientErrorHandler, for Node's clientError event: the request could not be parsed
+ * (malformed, headers too large) or did not arrive in time. No request or reply exists, so the
+ * answer is written to the socket, unless an answer was already begun or sent (its body being
+ * drained); the connection is closed either way.
  */
-export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (isDrainingAfterAnswer(socket)) return void socket.destroy(error);
-  const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
-  const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
-  if (!begun) writeErrorAndClose(this.log, socket, status, message, randomUUID());
-  socket.destroy(error);
+export function clientErrorHandler(errorAnswers: ErrorAnswerCounter) {
+  return function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (isDrainingAfterAnswer(socket)) return void socket.destroy(error);
+    const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
+    const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+    if (!begun) writeErrorAndClose(this.log, errorAnswers, socket, status, message, randomUUID());
+    socket.destroy(error);
+  };
 }
 
 /** Writes an Error answer straight to a socket that has no request or reply object, and closes it. */
-function writeErrorAndClose(log: FastifyBaseLogger, socket: Duplex, status: number, message: string, requestId: string): void {
+function writeErrorAndClose(
+  log: FastifyBaseLogger,
+  errorAnswers: ErrorAnswerCounter,
+  socket: Duplex,
+  status: number,
+  message: string,
+  requestId: string,
+): void {
   if (!socket.writable) return;
-  const body = JSON.stringify(errorResponseFor(status, message).body);
+  const body = sentErrorBody(errorAnswers, status, message);
   const headers = { ...API_HEADERS, 'x-request-id': requestId, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head.join('')}connection: close\r\n\r\n${body}`);
@@ -50,15 +66,20 @@ function logRefusal(log: FastifyBaseLogger, statusCode: number, requestId: strin
 }
 
 /** Node hands CONNECT (a tunnel request) to a 'connect' listener or drops the connection: answer 405 instead. */
-function refuseTunnel(log: FastifyBaseLogger, request: IncomingMessage, socket: Duplex): void {
+function refuseTunnel(log: FastifyBaseLogger, errorAnswers: ErrorAnswerCounter, request: IncomingMessage, socket: Duplex): void {
   socket.once('finish', () => socket.destroy());
-  writeErrorAndClose(log, socket, 405, 'CONNECT is not supported: this is not a proxy', requestIdFor(request));
+  writeErrorAndClose(log, errorAnswers, socket, 405, 'CONNECT is not supported: this is not a proxy', requestIdFor(request));
 }
 
 /** Node's answer to an Expect header other than 100-continue: 417, with the Error body. */
-function answerExpectationFailed(log: FastifyBaseLogger, request: IncomingMessage, response: ServerResponse): void {
+function answerExpectationFailed(
+  log: FastifyBaseLogger,
+  errorAnswers: ErrorAnswerCounter,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
   const requestId = requestIdFor(request);
-  const body = JSON.stringify(errorResponseFor(417, 'Only Expect: 100-continue is supported').body);
+  const body = sentErrorBody(errorAnswers, 417, 'Only Expect: 100-continue is supported');
   response.writeHead(417, {
     ...API_HEADERS,
     'x-request-id': requestId,
@@ -87,11 +108,11 @@ export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
  *   bounded drain of that body (unread-body.ts) instead of a close on unread bytes, or, when the
  *   connection closes after the answer, preceded by it.
  */
-export function registerProtocolGuards(fastify: FastifyInstance): void {
+export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: ErrorAnswerCounter): void {
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
-    answerExpectationFailed(fastify.log, request, response),
+    answerExpectationFailed(fastify.log, errorAnswers, request, response),
   );
-  fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseTunnel(fastify.log, request, socket));
+  fastify.server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseTunnel(fastify.log, errorAnswers, request, socket));
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       done(new ApiException(HttpErrorCode.BadRequest, 400, 'An HTTP/1.1 request must carry a Host header'));
@@ -100,7 +121,7 @@ export function registerProtocolGuards(fastify: FastifyInstance): void {
     }
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    const answer = asErrorBody(reply, payload);
+    const answer = asErrorBody(reply, payload, errorAnswers);
     if (!hasUnreadBody(request.raw)) return done(null, answer);
     // Fastify asks for a close after a body it refused; the body is drained instead. (Node leaves
     // out its own Connection header once one is removed: removed only when there is one.)
@@ -116,8 +137,8 @@ export function registerProtocolGuards(fastify: FastifyInstance): void {
 }
 
 /** The payload of an answer, or the Error body of its status when it is an error answer written as text. */
-function asErrorBody(reply: FastifyReply, payload: unknown): unknown {
+function asErrorBody(reply: FastifyReply, payload: unknown, errorAnswers: ErrorAnswerCounter): unknown {
   if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/json')) return payload;
   reply.type(JSON_TYPE);
-  return JSON.stringify(errorResponseFor(reply.statusCode).body);
+  return sentErrorBody(errorAnswers, reply.statusCode);
 }

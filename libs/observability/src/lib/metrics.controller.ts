@@ -3,8 +3,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@petstore/http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { register } from 'prom-client';
+import { Registry } from 'prom-client';
 import { ApiException, HttpErrorCode, errorResponseFor } from '@petstore/http-errors';
+import type { AppMetrics } from './metrics-registry';
 
 /** Injection token: the bearer token a scraper must send, if any (METRICS_TOKEN). */
 export const METRICS_TOKEN = Symbol('METRICS_TOKEN');
@@ -26,30 +27,41 @@ const SCRAPER_CHALLENGE = { 'www-authenticate': 'Bearer realm="metrics"' };
 @ApiExcludeController()
 @Controller()
 export class MetricsController {
-  constructor(@Optional() @Inject(METRICS_TOKEN) private readonly token?: string) {}
+  constructor(
+    private readonly registry: Registry,
+    @Optional() @Inject(METRICS_TOKEN) private readonly token?: string,
+  ) {}
 
   @Get('metrics')
   @Public()
-  @Header('content-type', register.contentType)
+  @Header('content-type', Registry.PROMETHEUS_CONTENT_TYPE)
   async metrics(@Headers('authorization') authorization?: string): Promise<string> {
     if (!admitsScraper(this.token, authorization)) {
       throw new ApiException(HttpErrorCode.Unauthorized, 401, 'The metrics token is missing or wrong', SCRAPER_CHALLENGE);
     }
-    return register.metrics();
+    return this.registry.metrics();
   }
 }
 
-/** Serves GET /metrics alone on its own port, so that only the platform's network reaches it. */
-export async function serveMetricsOnOwnPort(port: number, host: string, token: string | undefined): Promise<Server> {
+/** Serves an application's GET /metrics alone on its own port, so that only the platform's network reaches it. */
+export async function serveMetricsOnOwnPort(
+  { registry, errorAnswers }: AppMetrics,
+  port: number,
+  host: string,
+  token: string | undefined,
+): Promise<Server> {
   const server = createServer((request, response) => {
     const answer = (status: number, body: string, headers: Record<string, string>) => response.writeHead(status, headers).end(body);
-    const error = (status: number, headers: Record<string, string> = {}) =>
-      answer(status, JSON.stringify(errorResponseFor(status).body), { 'content-type': 'application/json; charset=utf-8', ...headers });
+    const error = (status: number, headers: Record<string, string> = {}) => {
+      const { body } = errorResponseFor(status);
+      errorAnswers.count(body.code);
+      answer(status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...headers });
+    };
     if (request.url?.split('?')[0] !== '/metrics') return error(404);
     if (request.method !== 'GET' && request.method !== 'HEAD') return error(405, { allow: 'GET, HEAD' });
     if (!admitsScraper(token, request.headers.authorization)) return error(401, SCRAPER_CHALLENGE);
-    register.metrics().then(
-      (text) => answer(200, text, { 'content-type': register.contentType }),
+    registry.metrics().then(
+      (text) => answer(200, text, { 'content-type': registry.contentType }),
       () => error(500),
     );
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, onResponseHookHandler, RouteOptions } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface RequestMetricsOptions {
   /** The longest a request may take to arrive (HTTP_REQUEST_TIMEOUT_MS): the durations' top bucket. */
@@ -12,18 +12,18 @@ const UNMATCHED = 'unmatched';
 type DurationChild = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
 /**
- * prom-client's process and runtime metrics, requests in flight, and request durations by route
- * template (never the raw URL: ids would make a series per resource), method and status class:
- * bounded label sets whatever clients send. Each route's series are bound once, as it is
- * registered, so that a request allocates no labels.
+ * Requests in flight, and request durations by route template (never the raw URL: ids would make a
+ * series per resource), method and status class, on the application's registry: bounded label sets
+ * whatever clients send. Each route's series are bound once, as it is registered, so that a
+ * request allocates no labels.
  */
-export function registerRequestMetrics(fastify: FastifyInstance, { requestTimeoutMs }: RequestMetricsOptions): void {
-  collectDefaultMetrics();
+export function registerRequestMetrics(fastify: FastifyInstance, registry: Registry, { requestTimeoutMs }: RequestMetricsOptions): void {
   let inFlight = 0;
   const ended = () => void inFlight--;
   new Gauge({
     name: 'petstore_http_requests_in_flight',
     help: 'Requests received and not yet answered or abandoned',
+    registers: [registry],
     collect() {
       this.set(inFlight);
     },
@@ -33,6 +33,7 @@ export function registerRequestMetrics(fastify: FastifyInstance, { requestTimeou
     help: 'Time from the request to its answer, by route template, method and status class',
     labelNames: ['route', 'method', 'status_class'] as const,
     buckets: durationBuckets(requestTimeoutMs / 1000),
+    registers: [registry],
   });
   const byStatusClass = (route: string, method: string): DurationChild[] =>
     ['1xx', '2xx', '3xx', '4xx', '5xx'].map((statusClass) => duration.labels(route, method, statusClass));

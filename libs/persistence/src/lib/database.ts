@@ -7,12 +7,11 @@ import type { DataSource, Migration } from 'typeorm';
 import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
 import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool, STATEMENT_DEADLINES } from './data-source';
+import { DatabaseMetrics } from './database-metrics';
 import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
 import { namedStatement } from './named-statement';
-import { reportPool } from './pool-metrics';
-import { observeQueryDuration } from './query-metrics';
 import { withStatementSpans } from './statement-spans';
 
 /** Injection token of the DatabaseLocation the service runs on. */
@@ -47,7 +46,10 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private unlockDataDir?: () => void;
   private unreportPool?: () => void;
 
-  constructor(@Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation) {
+  constructor(
+    @Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation,
+    private readonly metrics: DatabaseMetrics,
+  ) {
     // PGlite has one session and no statement cache; a transaction-mode pooler before
     // PgBouncer 1.21 cannot keep statements across transactions.
     this.named = 'url' in location && location.preparedStatements;
@@ -70,7 +72,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     if ('url' in this.location) this.runner = new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES);
     // On PostgreSQL, instrumentation-pg traces the statements: PGlite's need spans of our own.
     this.pool = this.runner ?? withStatementSpans(pool, EMBEDDED_DATABASE_NAME);
-    this.unreportPool = reportPool(pool);
+    this.unreportPool = this.metrics.reportPool(pool);
     this.makeEmbeddedFilesPrivate();
   }
 
@@ -145,7 +147,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       throw domainErrorFor(error, statement);
     } finally {
-      observeQueryDuration(statement.name, (performance.now() - started) / 1000);
+      this.metrics.observeQueryDuration(statement.name, (performance.now() - started) / 1000);
     }
   }
 

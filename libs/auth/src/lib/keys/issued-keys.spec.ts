@@ -45,7 +45,7 @@ describe('IssuedKeys', () => {
   beforeEach(() => {
     repository = new FakeRepository();
     now = 1_000_000;
-    keys = new IssuedKeys(repository, () => now);
+    keys = new IssuedKeys(repository, { now: () => now });
   });
 
   it('accepts a key it created, naming it by its prefix', async () => {

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { keyLookupsCounter } from '../auth-metrics';
 import { boundedLru } from '../bounded-lru';
 import type { Principal } from '../principal';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
@@ -26,6 +25,13 @@ export class InvalidKeyNameError extends Error {
   }
 }
 
+export interface IssuedKeysOptions {
+  /** The clock, in milliseconds. */
+  readonly now?: () => number;
+  /** Counts each lookup by prefix in the database (AuthMetrics' keyLookups); the key CLI counts none. */
+  readonly keyLookups?: { inc(): void };
+}
+
 interface CachedLookup {
   readonly key: Promise<StoredApiKey | undefined>;
   readonly expiresAt: number;
@@ -38,11 +44,16 @@ export class IssuedKeys {
   private readonly lookups = new Map<string, CachedLookup>();
   private readonly lastTouched = new Map<string, number>();
   private readonly seenValid = boundedLru<true>(REMEMBERED_VALID_PREFIXES);
+  private readonly now: () => number;
+  private readonly keyLookups?: { inc(): void };
 
   constructor(
     private readonly repository: ApiKeyRepository,
-    private readonly now: () => number = Date.now,
-  ) {}
+    { now = Date.now, keyLookups }: IssuedKeysOptions = {},
+  ) {
+    this.now = now;
+    this.keyLookups = keyLookups;
+  }
 
   /** Issues a key. The token is returned once and kept nowhere: only its SHA-256 is stored. */
   async create(name: string): Promise<{ key: ApiKeyRecord; token: string }> {
@@ -100,7 +111,7 @@ export class IssuedKeys {
   }
 
   private findByPrefix(prefix: string): Promise<StoredApiKey | undefined> {
-    keyLookupsCounter.inc();
+    this.keyLookups?.inc();
     return this.repository.findByPrefix(prefix);
   }
 

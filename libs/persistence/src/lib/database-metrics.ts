@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { Gauge, Histogram, Registry } from 'prom-client';
+import { STATEMENT_DEADLINES } from './data-source';
+import { isNamedStatement, statementNames } from './named-statement';
+
+/** What node-postgres's Pool reports of its connections. */
+export interface PoolStats {
+  readonly options: { readonly max: number };
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
+/** The longest the service waits for one statement: a connection, the answer, then a cancel's effect. */
+const LONGEST_WAIT_SECONDS = (STATEMENT_DEADLINES.connectMs + STATEMENT_DEADLINES.answerMs + STATEMENT_DEADLINES.cancelGraceMs) / 1000;
+
+type QueryDuration = Histogram.Internal<'statement'>;
+
+/**
+ * The database's metrics, on the application's registry: the pool's connections, read at scrape
+ * time from the pools in use (nothing is counted on the request path), and statement durations by
+ * name, the names being the code's (namedStatement): a bounded set whatever the requests.
+ */
+@Injectable()
+export class DatabaseMetrics {
+  private readonly pools = new Set<PoolStats>();
+  private readonly queryDuration: Histogram<'statement'>;
+  private readonly byStatement = new Map<string, QueryDuration>();
+
+  constructor(registry: Registry) {
+    const pools = this.pools;
+    new Gauge({
+      name: 'petstore_db_pool_connections',
+      help: 'Database connections held by the pool, by state (in_use, idle)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        let idle = 0;
+        let total = 0;
+        for (const pool of pools) {
+          idle += pool.idleCount;
+          total += pool.totalCount;
+        }
+        this.set({ state: 'in_use' }, total - idle);
+        this.set({ state: 'idle' }, idle);
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_max_connections',
+      help: 'Database connections the pool may hold at most, whatever the database does',
+      registers: [registry],
+      collect() {
+        this.set([...pools].reduce((max, pool) => max + pool.options.max, 0));
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_waiting_requests',
+      help: 'Queries waiting for a database connection from the pool',
+      registers: [registry],
+      collect() {
+        this.set([...pools].reduce((waiting, pool) => waiting + pool.waitingCount, 0));
+      },
+    });
+    this.queryDuration = new Histogram({
+      name: 'petstore_db_query_duration_seconds',
+      help: 'Time to run a statement, from asking the pool for a connection to its answer, by statement name',
+      labelNames: ['statement'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, LONGEST_WAIT_SECONDS],
+      registers: [registry],
+    });
+    for (const statement of statementNames()) this.bindQueryDuration(statement);
+  }
+
+  /** Reports a pool in the gauges until the returned function is called. Only PostgreSQL has one; PGlite has a single session. */
+  reportPool(pool: unknown): () => void {
+    if (!isPoolStats(pool)) return () => undefined;
+    this.pools.add(pool);
+    return () => this.pools.delete(pool);
+  }
+
+  /** Records how long a statement took; one not made by namedStatement is in no series. */
+  observeQueryDuration(statement: string, seconds: number): void {
+    (this.byStatement.get(statement) ?? this.bindQueryDuration(statement))?.observe(seconds);
+  }
+
+  /** Binds a statement's series once, and shows it at zero until the statement runs. */
+  private bindQueryDuration(statement: string): QueryDuration | undefined {
+    if (!isNamedStatement(statement)) return undefined;
+    this.queryDuration.zero({ statement });
+    const series = this.queryDuration.labels(statement);
+    this.byStatement.set(statement, series);
+    return series;
+  }
+}
+
+function isPoolStats(pool: unknown): pool is PoolStats {
+  return typeof (pool as Partial<PoolStats> | undefined)?.totalCount === 'number';
+}
