@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig } from '@petstore/config';
 import { serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
+import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   const { port: metricsPort, token: metricsToken } = config.metrics;
   const metricsServer =
     metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metrics, metricsPort, config.host, metricsToken);
-  closeGracefullyOnSignal(app, log, metricsServer);
+  closeGracefully(app, log, metricsServer);
 }
 
 /** Where a person on this machine reaches the service: a wildcard address at localhost. */
@@ -54,29 +55,22 @@ function originOf(host: string, port: number): string {
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Stops accepting connections, lets requests in flight finish, closes the database, then exits 0. */
-function closeGracefullyOnSignal(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
-  const close = (signal: NodeJS.Signals) => {
-    log.info(`${signal} received: shutting down`);
+/**
+ * On SIGTERM or SIGINT (or an uncaught error), stops accepting connections, lets requests in
+ * flight finish, closes the database, then exits (close-with-grace: 1 past the grace or on an error).
+ */
+function closeGracefully(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: log }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'Uncaught error: shutting down');
+    else log.info(`${signal ?? 'exit'} received: shutting down`);
     metricsServer?.close();
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     // Keep-alive connections that finish their request after close() began would hold the
     // server open until their idle timeout: close each one as soon as it goes idle.
     const server = app.getHttpServer();
     setInterval(() => server.closeIdleConnections(), 50).unref();
-    app
-      .close()
-      .then(() => stopTracing((message) => log.warn(message)))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('Shutdown failed:', error);
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
+    await app.close();
+    await stopTracing((message) => log.warn(message));
+  });
 }
 
 function readConfig(): AppConfig {
