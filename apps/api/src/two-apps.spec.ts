@@ -1,10 +1,10 @@
 import { getMetricsFromIterator, type PromData, type PromHistogramData } from 'prom2javascript';
 import { register } from 'prom-client';
 import { call } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
 
-// createApp keeps its metrics on a registry of the application's own: two applications built in one
-// process both serve, and each /metrics counts its own requests only.
+// createApp keeps its state to the application: two applications built in one process both serve,
+// each /metrics counts its own requests only, and each accepts its own keys only.
 
 let first: InProcessApp;
 let second: InProcessApp;
@@ -53,6 +53,22 @@ describe('two applications in one process', () => {
     const after = await Promise.all([first, second].map((petstore) => valueOf(petstore, 'petstore_db_query_duration_seconds', statement)));
 
     expect(after.map((count, index) => count - before[index])).toEqual([1, 0]);
+  });
+
+  it('each authenticates with its own keys', async () => {
+    const otherKey = 'another-application-key-0123456789';
+    const other = await startInProcessApp({ API_KEYS: otherKey });
+    try {
+      const status = (petstore: InProcessApp, key: string) =>
+        petstore.fastify
+          .inject({ url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${key}` } })
+          .then((answer) => answer.statusCode);
+      expect(
+        await Promise.all([status(other, otherKey), status(first, otherKey), status(other, TEST_API_KEY), status(first, TEST_API_KEY)]),
+      ).toEqual([200, 401, 401, 200]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("registers nothing on prom-client's global registry", () => {

@@ -56,8 +56,7 @@ export class BearerAuthHook implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly limits: RateLimits,
     private readonly metrics: AuthMetrics,
-    // Injected so that the strategy is registered with passport before the first request.
-    readonly strategy: BearerStrategy,
+    private readonly strategy: BearerStrategy,
   ) {}
 
   onModuleInit(): void {
@@ -72,7 +71,7 @@ export class BearerAuthHook implements OnModuleInit {
 
   private async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const attempt = new Attempt(request);
-    const principal = await authenticate(attempt).catch((error: unknown) => this.refuse(request, attempt, error));
+    const principal = await authenticate(this.strategy, attempt).catch((error: unknown) => this.refuse(request, attempt, error));
     // Set before the key's budget is drawn on, so that a 429's access-log line names the key too.
     request.principal = principal;
     const quota = await this.limits.consumeRequest(principal.keyId);
@@ -121,11 +120,12 @@ class Attempt implements AuthenticationRequest {
 }
 
 /**
- * Runs passport-http-bearer on the request's headers. Why it failed is told by what it did:
+ * Runs passport-http-bearer on the request's headers, with this application's own strategy (by
+ * instance, not by the name passport keeps process-wide). Why it failed is told by what it did:
  * no header is "missing", several are "ambiguous"; a token it handed to the strategy (which
  * recorded it) is "invalid"; a header it refused to read a token from is "malformed".
  */
-function authenticate(request: AuthenticationRequest): Promise<Principal> {
+function authenticate(strategy: BearerStrategy, request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   if (request.authorizationHeaders > 1) return Promise.reject(new AuthenticationFailure('ambiguous'));
   return new Promise((resolve, reject) => {
@@ -134,6 +134,8 @@ function authenticate(request: AuthenticationRequest): Promise<Principal> {
       else if (principal) resolve(principal);
       else reject(new AuthenticationFailure(request.presented ? 'invalid' : 'malformed'));
     };
-    passport.authenticate('bearer', { session: false }, onResult)(request, {}, reject);
+    // passport augments the strategy it is given for the one request: each gets an object of its own.
+    const forThisRequest = Object.create(strategy) as BearerStrategy;
+    passport.authenticate(forThisRequest, { session: false }, onResult)(request, {}, reject);
   });
 }
