@@ -51,7 +51,7 @@ export function errorResponseFor(status: number, message = reasonPhraseOf(status
 const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; headers?: Record<string, string> }>> = {
   'not-found': { status: 404 },
   unavailable: { status: 503, headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) } },
-  // Not 503, which promises that nothing was done (README, "Safe retries").
+  // Not 503, which promises that nothing was done (docs/contract.md, "Safe retries").
   'outcome-unknown': { status: 500 },
 };
 

@@ -16,9 +16,9 @@ export type DatabaseLocation =
 const INT8_OID = 20;
 
 /**
- * How long a request waits on PostgreSQL (README, "Time limits"): a 503 within 2 s when it cannot be
- * served, and then the statement is over on the server too. The server's own limit comes first, so
- * that it, not the client, ends a statement that waits on a lock or runs long.
+ * How long a request waits on PostgreSQL (docs/operations.md, "A database that cannot serve"): a
+ * 503 when it cannot be served, and then the statement is over on the server too. The server's own
+ * limit comes first, so that it, not the client, ends a statement that waits on a lock or runs long.
  */
 export const STATEMENT_DEADLINES: StatementDeadlines = { connectMs: 1000, serverMs: 750, answerMs: 1000, cancelGraceMs: 250 };
 
