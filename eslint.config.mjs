@@ -3,11 +3,29 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['**/dist', '**/node_modules', '**/.nx', '**/tmp', '**/.data', '**/coverage'] },
-  ...tseslint.configs.recommended,
+  // Type-checked: every TypeScript file of the workspace is in tsconfig.json (apps, libs, tools), which
+  // the project service finds for it as tsc's `npm run typecheck` does.
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          // The client's consumer programs (.mts, .cts) are compiled outside the workspace by the e2e
+          // test, so no tsconfig of the workspace holds them: they take tsconfig.json's options.
+          allowDefaultProject: ['apps/api-e2e/src/client-consumer/*.mts', 'apps/api-e2e/src/client-consumer/*.cts'],
+          defaultProject: 'tsconfig.json',
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
+      // Errors in recommendedTypeChecked already; named here as rules this workspace relies on.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@nx/enforce-module-boundaries': [
@@ -75,6 +93,20 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Tests (and their helpers). Jest's asymmetric matchers (expect.any(), expect.objectContaining(), ...)
+    // are typed `any`, in an expected value and as a matcher's argument (toThrow(expect.objectContaining(...))).
+    // A test double stands in for an async API with `async` methods that await nothing: `async` gives
+    // it the real one's contract, a throw becoming a rejection.
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/api/src/testing/**/*.ts', 'apps/api-e2e/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  // Plain JavaScript (tools' scripts, jest configs) has no types to check.
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

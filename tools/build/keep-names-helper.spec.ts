@@ -49,9 +49,9 @@ describe("esbuild's keepNames helper", () => {
       if (key === 'name') named.push(descriptor.value);
       return Object.defineProperty(target, key, descriptor);
     };
-    runInNewContext(withNamesSetOnlyWhenWrong(await bundle()), {
+    runInNewContext(withNamesSetOnlyWhenWrong(await bundle()) as string, {
       module,
-      Object: Object.create(Object, { defineProperty: { value: defineProperty } }),
+      Object: Object.create(Object, { defineProperty: { value: defineProperty } }) as ObjectConstructor,
     });
     const { a, b, makeClosure } = module.exports;
     expect([a.name, b.name, makeClosure.name, makeClosure().name]).toEqual(['f', 'f', 'makeClosure', 'inner']);

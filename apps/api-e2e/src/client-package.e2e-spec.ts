@@ -125,7 +125,7 @@ describeOn('pglite')('the client package, installed from its tarball outside the
   it('creates a pet with a categoryId above 2^53 and gets it back exact, then walks every page, each pet once', async () => {
     const seen = JSON.parse(
       await run(process.execPath, ['out/walk.mjs'], { cwd: project, env: { PETSTORE_URL: server.url, PETSTORE_KEY: TEST_API_KEY } }),
-    );
+    ) as Record<'created' | 'fetched' | 'exact' | 'ids' | 'soldIds' | 'walked' | 'walkedSold', unknown>;
     const pet = { id: expect.stringMatching(/^\d+$/), name: 'Exact', categoryId: '9223372036854775807', status: 'available' };
     expect(seen).toMatchObject({ created: pet, fetched: seen.created, exact: true });
     // The service is the test's own: the walks from the start meet only the program's nine pets,

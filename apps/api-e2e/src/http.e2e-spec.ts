@@ -7,7 +7,7 @@ async function rawRequest(bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = '';
     const socket = connect(Number(port), hostname, () => socket.end(bytes));
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
   });

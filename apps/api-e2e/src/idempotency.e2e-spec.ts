@@ -36,6 +36,9 @@ async function marker(server = baseUrl()): Promise<bigint> {
   return idOf(await post(server, JSON.stringify({ name: 'Marker', categoryId: 1 })));
 }
 
+/** The name that a create's JSON body gives its pet. */
+const nameOf = (body: string) => (JSON.parse(body) as { name: string }).name;
+
 /** The pets called `name` among those created after `after`, paging through the list. */
 async function petsNamed(name: string, after: bigint, server = baseUrl()): Promise<bigint[]> {
   const found: bigint[] = [];
@@ -125,7 +128,7 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       for (const [index, retry] of retries.entries()) {
         expect(retry.status).toBe(201);
         // A replay means a record survived: then so did its pet, with that id, alone.
-        expect(await petsNamed(JSON.parse(creates[index].body).name, after, server.url)).toEqual([idOf(retry)]);
+        expect(await petsNamed(nameOf(creates[index].body), after, server.url)).toEqual([idOf(retry)]);
         if (before[index] === 201) expect(retry.headers.get('idempotent-replayed')).toBe('true');
       }
       if (onPostgres) {
@@ -147,7 +150,7 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       );
 
       expectBurstAnswers(answers);
-      const ids = await petsNamed(JSON.parse(body).name, after);
+      const ids = await petsNamed(nameOf(body), after);
       expect(ids).toHaveLength(1);
       for (const instance of instances) {
         const replay = await post(instance, body, { 'idempotency-key': key });
@@ -214,14 +217,14 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       } finally {
         proxy.droppingReplies = false;
       }
-      const [created] = await petsNamed(JSON.parse(body).name, after, server.url);
+      const [created] = await petsNamed(nameOf(body), after, server.url);
       expect(created).toBeDefined();
 
       const retry = await retryUntilServed(body, key);
       expect(retry.status).toBe(201);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(idOf(retry)).toBe(created);
-      expect(await petsNamed(JSON.parse(body).name, after, server.url)).toEqual([created]);
+      expect(await petsNamed(nameOf(body), after, server.url)).toEqual([created]);
     });
 
     it('keeps the pet and its record together when the service is killed (SIGKILL) waiting for the database, and the retry replays it', async () => {
@@ -248,7 +251,7 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       const retry = await post(baseUrl(), body, { 'idempotency-key': key });
       expect(retry.status).toBe(201);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
-      expect(await petsNamed(JSON.parse(body).name, after)).toEqual([idOf(retry)]);
+      expect(await petsNamed(nameOf(body), after)).toEqual([idOf(retry)]);
       expect(await recordsOf([key])).toEqual([{ key, petId: idOf(retry), petExists: true }]);
     });
   });

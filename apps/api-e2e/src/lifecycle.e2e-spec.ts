@@ -85,7 +85,7 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     const socket = connect(Number(port), hostname);
     await new Promise((done) => socket.once('connect', done));
     let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const closed = new Promise((done) => socket.once('close', done));
     socket.write(
       `POST /v1/pets HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\n` +

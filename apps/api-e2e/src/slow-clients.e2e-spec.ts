@@ -24,7 +24,7 @@ async function open(server: RunningServer): Promise<Connection> {
   await new Promise((done) => socket.once('connect', done));
   const opened = Date.now();
   let answer = '';
-  socket.on('data', (chunk) => (answer += chunk));
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
   socket.on('error', () => undefined);
   const closed = new Promise<{ answer: string; afterMs: number }>((done) =>
     socket.once('close', () => done({ answer, afterMs: Date.now() - opened })),

@@ -117,7 +117,7 @@ describe('OpenTelemetry traces', () => {
     expect(inserts).toHaveLength(1);
     const databaseName = target === 'pglite' ? PGLITE_DATABASE : new URL(database.DATABASE_URL).pathname.slice(1);
     // A named prepared statement gives the span its name; without (behind PgBouncer 1.18, or on PGlite), the SQL's first word.
-    const plan = inserts[0].attributes['db.postgresql.plan'];
+    const plan = inserts[0].attributes['db.postgresql.plan'] as string | undefined;
     expect(plan === undefined).toBe(target === 'pglite' || database.DATABASE_PREPARED_STATEMENTS === 'false');
     expect(inserts[0]).toMatchObject({
       name: `pg.query:${plan ?? 'INSERT'} ${databaseName}`,

@@ -82,7 +82,7 @@ export function servedDocument(document: OpenAPIObject): OpenAPIObject {
  * after every reload.
  */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
-  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // SwaggerModule registers its routes with Fastify itself, without a handler to declare them Public on.
   fastify.addHook('onRoute', (route) => {
     if (isDocsRoute(route.url)) route.config = { ...route.config, public: true };

@@ -30,9 +30,11 @@ const AUTH_FAILURES = 3;
 const THROUGH_PRISM = process.env.TEST_PRISM === '1';
 
 type Arrange = (petstore: InProcessApp) => void | Promise<void>;
+/** A case's request, its URL and body as text: Prism is sent them too. */
+type CaseRequest = InjectOptions & { url: string; payload?: string };
 interface Recipe {
   readonly arrange?: Arrange;
-  readonly request: (operation: DocumentedOperation) => InjectOptions;
+  readonly request: (operation: DocumentedOperation) => CaseRequest;
 }
 
 let addressCount = 0;
@@ -40,10 +42,10 @@ let addressCount = 0;
 const newAddress = () => `10.9.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
 
 /** The operation's documented example request, with `path` values replacing its path parameters' examples. */
-function exampleRequest(entry: DocumentedOperation, path: Record<string, string> = {}): InjectOptions {
+function exampleRequest(entry: DocumentedOperation, path: Record<string, string> = {}): CaseRequest {
   const { method, url, body } = exampleRequestOf(document, entry, path);
   return {
-    method: method as InjectOptions['method'],
+    method,
     url,
     remoteAddress: newAddress(),
     headers: { ...AUTH, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -52,9 +54,9 @@ function exampleRequest(entry: DocumentedOperation, path: Record<string, string>
 }
 
 /** The request with these headers set, or removed where undefined. */
-function withHeaders(request: InjectOptions, headers: Record<string, string | undefined>): InjectOptions {
+function withHeaders(request: CaseRequest, headers: Record<string, string | undefined>): CaseRequest {
   const merged = Object.entries({ ...request.headers, ...headers }).filter(([, value]) => value !== undefined);
-  return { ...request, headers: Object.fromEntries(merged) as Record<string, string> };
+  return { ...request, headers: Object.fromEntries(merged) };
 }
 
 const failingDatabase =
@@ -107,7 +109,7 @@ const GENERIC: Readonly<Record<string, Recipe>> = {
   '503': { arrange: failingDatabase(new StoreUnavailableError()), request: (entry) => exampleRequest(entry) },
 };
 
-const withIdempotencyKey = (request: InjectOptions, key: string) => withHeaders(request, { 'idempotency-key': key });
+const withIdempotencyKey = (request: CaseRequest, key: string) => withHeaders(request, { 'idempotency-key': key });
 
 const BY_OPERATION: Readonly<Record<string, Recipe>> = {
   // A create under way with the key: the port says so (PGlite runs one statement at a time; the
@@ -147,15 +149,14 @@ interface Answer {
  * comes from 127.0.0.1, so the client address travels in X-Forwarded-For (the app then trusts the
  * loopback proxy).
  */
-async function send(petstore: InProcessApp, prism: RunningPrism | undefined, request: InjectOptions): Promise<Answer> {
+async function send(petstore: InProcessApp, prism: RunningPrism | undefined, request: CaseRequest): Promise<Answer> {
   if (!prism) return petstore.fastify.inject(request);
   const headers: Record<string, string> = { ...(request.headers as Record<string, string>) };
   if (request.remoteAddress) headers['x-forwarded-for'] = request.remoteAddress;
-  const path = String(request.url);
-  const response = await fetch(`${prism.url}${path.slice('/v1'.length)}`, {
+  const response = await fetch(`${prism.url}${request.url.slice('/v1'.length)}`, {
     method: request.method,
     headers,
-    body: request.payload === undefined ? undefined : String(request.payload),
+    body: request.payload,
   });
   return { statusCode: response.status, body: await response.text() };
 }
@@ -188,7 +189,7 @@ describe('the committed document: every documented answer of every operation, in
   afterEach(() => jest.restoreAllMocks());
 
   it('comes from a committed document that has every operation of the code, as the code describes it', () => {
-    expect(driftFromCommitted(JSON.parse(JSON.stringify(petstore.document)), document)).toEqual([]);
+    expect(driftFromCommitted(JSON.parse(JSON.stringify(petstore.document)) as typeof document, document)).toEqual([]);
   });
 
   it('has a request for each', () => {
@@ -208,7 +209,7 @@ describe('the committed document: every documented answer of every operation, in
       status: Number(status),
       body: expect.any(String),
     });
-    const body = response.body === '' ? undefined : JSON.parse(response.body);
+    const body = response.body === '' ? undefined : (JSON.parse(response.body) as unknown);
     expect({ [`${entry.operationId} ${status}`]: validator.bodyProblem(entry, Number(status), body) }).toEqual({
       [`${entry.operationId} ${status}`]: undefined,
     });

@@ -71,7 +71,8 @@ describe('exactJsonResponseBodyPlugin', () => {
   });
 
   it('works from its source text alone, as @nestjs/swagger writes it into the page', () => {
-    const fromSource = new Function(`return (${exactJsonResponseBodyPlugin.toString()});`)() as Plugin;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the page evaluates the source text: so does this test
+    const fromSource = (new Function(`return (${exactJsonResponseBodyPlugin.toString()});`) as () => Plugin)();
     const shown = shownJson('{"categoryId":9223372036854775807,"tags":[]}', fromSource);
     expect(shown).toBe('{\n  "categoryId": 9223372036854775807,\n  "tags": []\n}');
   });

@@ -3,6 +3,9 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 
 // GET /v1/pets/{petId}, deprecated: the pet with exact int64 digits, and the deprecation headers on every answer.
 
+/** What the tests read of an Error body. */
+type ErrorBody = { code: string; message: string };
+
 /** RFC 9745's Deprecation: `@` and a Unix time in seconds. */
 const deprecatedAt = (header: unknown): Date => {
   const seconds = /^@(-?\d+)$/.exec(String(header));
@@ -46,7 +49,7 @@ describe('GET /v1/pets/{petId} (deprecated), in process', () => {
     'answers 404 PET_NOT_FOUND for the absent id %s',
     async (id) => {
       const response = await get(`/v1/pets/${id}`);
-      expect([response.statusCode, response.json().code]).toEqual([404, 'PET_NOT_FOUND']);
+      expect([response.statusCode, response.json<ErrorBody>().code]).toEqual([404, 'PET_NOT_FOUND']);
       expectDeprecationHeaders(response);
     },
   );
@@ -55,8 +58,8 @@ describe('GET /v1/pets/{petId} (deprecated), in process', () => {
     'answers 400 for petId %p',
     async (id) => {
       const response = await get(`/v1/pets/${id}`);
-      expect([response.statusCode, response.json().code]).toEqual([400, 'VALIDATION_FAILED']);
-      expect(response.json().message).toContain('petId');
+      expect([response.statusCode, response.json<ErrorBody>().code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(response.json<ErrorBody>().message).toContain('petId');
       expectDeprecationHeaders(response);
     },
   );

@@ -82,7 +82,7 @@ describe('HTTP behaviour, in process', () => {
   });
 
   it('serves the committed OpenAPI document with the instance itself first among its servers, as a URL relative to the document', async () => {
-    const served = (await inject('GET', '/openapi.json', {})).json() as typeof document;
+    const served = (await inject('GET', '/openapi.json', {})).json<typeof document>();
     const [first, ...committedServers] = served.servers ?? [];
     expect({ ...served, servers: committedServers }).toEqual(document);
     // A relative server URL is resolved against the URL the document was fetched from (OpenAPI 3.0, Server Object).

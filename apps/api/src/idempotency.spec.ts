@@ -116,7 +116,7 @@ describe('POST /v1/pets with an Idempotency-Key', () => {
       expect(refused.headers.get('idempotent-replayed')).toBeNull();
     }
     expectReplayOf(first, await send(body));
-    expect(await petsNamed(JSON.parse(body).name, after)).toEqual([idOf(first)]);
+    expect(await petsNamed((JSON.parse(body) as { name: string }).name, after)).toEqual([idOf(first)]);
   });
 
   it.each([

@@ -171,7 +171,9 @@ describe('GET /metrics', () => {
     answers.push((JSON.parse(exchange.response.body.toString()) as { code: string }).code);
 
     const after = await codes();
-    const added = Object.fromEntries([...after].map(([code, value]) => [code, value - (before.get(code) ?? 0)]).filter(([, n]) => n !== 0));
+    const added = Object.fromEntries(
+      [...after].map(([code, value]) => [code, value - (before.get(code) ?? 0)] as const).filter(([, n]) => n !== 0),
+    );
     const sent = answers.reduce<Record<string, number>>((counts, code) => ({ ...counts, [code]: (counts[code] ?? 0) + 1 }), {});
     expect(added).toEqual(sent);
     expect(new Set(answers).size).toBeGreaterThanOrEqual(4);

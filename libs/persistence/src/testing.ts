@@ -58,7 +58,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // whose optimizing compiles never pay back in that time (as the e2e suite's servers: docs/development.md, "Test run time").
     setFlagsFromString('--liftoff-only');
     tarball ??= templateTarball();
-    return { location: { tarball: await tarball }, drop: async () => undefined };
+    return { location: { tarball: await tarball }, drop: () => Promise.resolve() };
   }
   const url = new URL(serverUrl);
   const base = url.pathname.slice(1);
@@ -83,7 +83,7 @@ async function onServer(url: string, statement: string): Promise<void> {
 }
 
 /** A Database connected to a test database of its own and migrated, for the repositories' tests; `close` drops it. */
-export async function openTestDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
+export async function openTestDatabase(): Promise<{ database: Database; close: () => Promise<void> }> {
   const testDatabase = await createTestDatabase();
   const database = new Database(testDatabase.location, new DatabaseMetrics(new Registry()));
   try {

@@ -12,7 +12,7 @@ export interface DocumentedOperation {
   readonly operationId: string;
   /** Its first tag: Swagger UI groups operations by it. */
   readonly tag: string;
-  readonly parameters: ReadonlyArray<{ name: string; in: string; example?: unknown; schema?: { example?: unknown } }>;
+  readonly parameters: ReadonlyArray<{ name: string; in: string; example?: string | number; schema?: { example?: string | number } }>;
   /** The first example of its JSON body, as text, if it takes one. */
   readonly bodyExample?: string;
 }

@@ -79,7 +79,7 @@ async function expectRedis(): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`The pooled target's instances share Redis at ${REDIS_URL} (TEST_REDIS_URL), which does not answer: ${error}`);
+    throw new Error(`The pooled target's instances share Redis at ${REDIS_URL} (TEST_REDIS_URL), which does not answer: ${String(error)}`);
   } finally {
     redis.disconnect();
   }

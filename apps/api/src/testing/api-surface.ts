@@ -60,7 +60,7 @@ export function apiSurfaceOf(document: OpenAPIObject): ApiSurface {
       const name = schema.$ref.replace('#/components/schemas/', '');
       return resolve(document.components?.schemas?.[name] as Schema | undefined);
     }
-    if (schema.allOf) return Object.assign({}, ...schema.allOf.map(resolve), { ...schema, allOf: undefined });
+    if (schema.allOf) return Object.assign({}, ...schema.allOf.map(resolve), { ...schema, allOf: undefined }) as Schema;
     return schema;
   };
   const kindOf = (given: Schema | undefined): ValueKind => {

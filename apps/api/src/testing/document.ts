@@ -99,7 +99,7 @@ export function servedMethods(document: OpenAPIObject, path?: string): string[] 
   return ROUTE_METHODS.filter((method) => methods.includes(method) || (method === 'HEAD' && methods.includes('GET')));
 }
 
-type Parameter = { name: string; in: string; schema?: { example?: unknown }; example?: unknown };
+type Parameter = { name: string; in: string; schema?: { example?: string | number }; example?: string | number };
 
 /** The parameters of an operation (the document writes none with a $ref). */
 export const parametersOf = ({ operation }: DocumentedOperation) => (operation.parameters ?? []) as Parameter[];

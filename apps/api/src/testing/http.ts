@@ -56,7 +56,7 @@ export async function call(petstore: InProcessApp, method: string, path: string,
     headers['content-type'] ??= 'application/json';
   }
   const request: InjectOptions = {
-    method: method as InjectOptions['method'],
+    method,
     url: path,
     headers,
     payload,

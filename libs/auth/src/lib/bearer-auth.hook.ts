@@ -24,9 +24,14 @@ const UNAUTHORIZED: Record<FailureReason, { message: string; challenge: string }
 
 const AUTHORIZATION = /^authorization$/i;
 
-class AuthenticationFailure {
-  constructor(readonly reason: FailureReason) {}
+class AuthenticationFailure extends Error {
+  constructor(readonly reason: FailureReason) {
+    super(reason);
+  }
 }
+
+/** The middleware of passport.authenticate() (the connect framework's, passport's default), which passport types `any`. */
+type AuthenticateMiddleware = (request: AuthenticationRequest, response: object, next: (error: unknown) => void) => void;
 
 function unauthorized(reason: FailureReason, quota: Quota): ApiException {
   const { message, challenge } = UNAUTHORIZED[reason];
@@ -130,12 +135,13 @@ function authenticate(strategy: BearerStrategy, request: AuthenticationRequest):
   if (request.authorizationHeaders > 1) return Promise.reject(new AuthenticationFailure('ambiguous'));
   return new Promise((resolve, reject) => {
     const onResult = (error: unknown, principal: Principal | false) => {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as passport hands it: what the strategy threw
       if (error) reject(error);
       else if (principal) resolve(principal);
       else reject(new AuthenticationFailure(request.presented ? 'invalid' : 'malformed'));
     };
     // passport augments the strategy it is given for the one request: each gets an object of its own.
     const forThisRequest = Object.create(strategy) as BearerStrategy;
-    passport.authenticate(forThisRequest, { session: false }, onResult)(request, {}, reject);
+    (passport.authenticate(forThisRequest, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
   });
 }

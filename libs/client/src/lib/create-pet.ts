@@ -120,6 +120,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an abort rejects with the signal's reason, as fetch does
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', abort);
@@ -127,6 +128,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     const abort = () => {
       clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- as above
       reject(signal?.reason);
     };
     signal?.addEventListener('abort', abort, { once: true });

@@ -165,8 +165,18 @@ describe('loadConfig', () => {
       }[variable] ?? {};
     const configured = (value: string) => {
       const config = loadConfig({ ...base, [variable]: value });
-      const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, httpTimeouts, idempotencyKeyLifetimeSeconds } = config;
-      return [port, rateLimitPerMinute, authFailuresPerMinute, metrics.port, ...Object.values(httpTimeouts), idempotencyKeyLifetimeSeconds];
+      const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, idempotencyKeyLifetimeSeconds } = config;
+      const { headersMs, requestMs, keepAliveMs } = config.httpTimeouts;
+      return [
+        port,
+        rateLimitPerMinute,
+        authFailuresPerMinute,
+        metrics.port,
+        headersMs,
+        requestMs,
+        keepAliveMs,
+        idempotencyKeyLifetimeSeconds,
+      ];
     };
 
     it.each([String(min), String(max), ` ${max} `])('takes %p', (value) => {

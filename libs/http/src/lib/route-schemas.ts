@@ -98,8 +98,8 @@ function operationsById(document: OpenAPIObject): Map<string, Operation> {
 /** Every route handler that the document describes (not excluded from it). */
 function* documentedRoutes(app: INestApplication): Generator<{ controller: string; prototype: object; method: string; handler: object }> {
   for (const { controller, prototype, method, handler } of routeHandlers(app)) {
-    if (Reflect.getMetadata(API_EXCLUDE_CONTROLLER, controller)?.[0] === true) continue;
-    if (Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler)?.disable === true) continue;
+    if ((Reflect.getMetadata(API_EXCLUDE_CONTROLLER, controller) as [boolean] | undefined)?.[0] === true) continue;
+    if ((Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler) as { disable: boolean } | undefined)?.disable === true) continue;
     yield { controller: controller.name, prototype, method, handler };
   }
 }
@@ -180,7 +180,9 @@ function serializationSchema(schema: Schema, components: Components): object {
   const resolved = flatten(schema, components);
   if (resolved.type === 'array') return { type: 'array', items: serializationSchema(resolved.items ?? {}, components) };
   if (resolved.type === 'object') {
-    const properties = Object.entries(resolved.properties ?? {}).map(([key, value]) => [key, serializationSchema(value, components)]);
+    const properties = Object.entries(resolved.properties ?? {}).map(
+      ([key, value]) => [key, serializationSchema(value, components)] as const,
+    );
     return { type: 'object', properties: Object.fromEntries(properties), required: resolved.required ?? [] };
   }
   return { type: resolved.type };
@@ -188,7 +190,7 @@ function serializationSchema(schema: Schema, components: Components): object {
 
 /** A schema with its reference resolved and a lone `allOf` (how swagger adds a description to a $ref) unwrapped. */
 function flatten(schema: Schema, components: Components): SchemaObject {
-  const resolved = resolve(schema, components) as SchemaObject;
+  const resolved = resolve<SchemaObject>(schema, components);
   return resolved.allOf?.length === 1 ? { ...flatten(resolved.allOf[0], components), ...withoutAllOf(resolved) } : resolved;
 }
 

@@ -27,7 +27,10 @@ const POOL = {
   max: 10,
   // int8 straight to bigint, as PGlite gives it: pg's default makes a string (after a regex test)
   // that toPet then parses again, 200 times for a page of 100.
-  types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? BigInt : types.getTypeParser(oid, format)) },
+  types: {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID ? BigInt : (types.getTypeParser(oid, format) as (value: string) => unknown),
+  },
   connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs,
   statement_timeout: STATEMENT_DEADLINES.serverMs,
   lock_timeout: STATEMENT_DEADLINES.serverMs,

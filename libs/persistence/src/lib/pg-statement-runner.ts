@@ -58,8 +58,8 @@ export class PgStatementRunner implements QueryablePool {
   query(config: Parameters<QueryablePool['query']>[0], values?: unknown[]): Promise<{ rows: unknown[] }> {
     return new Promise((resolve, reject) => {
       this.pool.connect((connectError, client, release) => {
-        // A failure here is before the statement was sent: it was not run.
-        if (connectError || !client) return reject(connectError);
+        // A failure here is before the statement was sent: it was not run. pg hands a client or else an error.
+        if (connectError || !client) return reject(connectError!);
         client.on('error', ignoreLostConnection);
         const statement: Running = { client, sentAt: performance.now() };
         this.running.add(statement);

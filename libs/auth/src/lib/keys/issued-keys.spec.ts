@@ -167,8 +167,8 @@ describe('IssuedKeys', () => {
 describe('IssuedKeys.create when every prefix is taken', () => {
   it('gives up after a few attempts instead of looping', async () => {
     const repository = new FakeRepository();
-    jest.spyOn(repository, 'insert').mockResolvedValue(undefined);
+    const insert = jest.spyOn(repository, 'insert').mockResolvedValue(undefined);
     await expect(new IssuedKeys(repository).create('ci')).rejects.toThrow('No free key prefix');
-    expect(repository.insert).toHaveBeenCalledTimes(3);
+    expect(insert).toHaveBeenCalledTimes(3);
   });
 });

@@ -34,8 +34,8 @@ describe('KeyAdminSocket', () => {
   const socket = new KeyAdminSocket(path, keys as unknown as IssuedKeys);
 
   beforeAll(() => socket.onApplicationBootstrap());
-  afterAll(async () => {
-    await socket.onApplicationShutdown();
+  afterAll(() => {
+    socket.onApplicationShutdown();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -83,6 +83,6 @@ describe('KeyAdminSocket where no socket can be made', () => {
   it('lets the service start without it', async () => {
     const socket = new KeyAdminSocket(join('/nonexistent-dir', 'x'.repeat(120), 'admin.sock'), {} as IssuedKeys);
     await expect(socket.onApplicationBootstrap()).resolves.toBeUndefined();
-    await expect(socket.onApplicationShutdown()).resolves.toBeUndefined();
+    expect(() => socket.onApplicationShutdown()).not.toThrow();
   });
 });

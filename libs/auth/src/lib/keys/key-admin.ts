@@ -65,7 +65,7 @@ export class KeyAdminSocket implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     if (!this.server) return;
     this.server.close();
     rmSync(this.path as string, { force: true });

@@ -123,7 +123,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       this.logger.warn('Redis is not reachable: rate limits are counted per instance until it is');
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.redis?.disconnect();
   }
 
