@@ -9,7 +9,6 @@ import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
   AJV_OPTIONS,
   answerUnroutable,
-  applyRouteSchemas,
   assertEveryBodyValidated,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
@@ -22,6 +21,7 @@ import {
   registerConditionalGets,
   registerProtocolGuards,
   registerResponseHeaders,
+  registerRouteSchemas,
   registerSecurityHeaders,
   requestIdFor,
   RouteMethods,
@@ -154,7 +154,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // 6.
   const document = createApiDocument(app);
   errorAnswers.showCodes(errorCodesOf(app));
-  applyRouteSchemas(app, document);
+  registerRouteSchemas(fastify, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));

@@ -1,65 +1,54 @@
-import type { INestApplication } from '@nestjs/common';
-import { RouteSchema } from '@nestjs/platform-fastify';
-import type { OpenAPIObject } from '@nestjs/swagger';
-import type { ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OpenAPIObject, ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
 import { INTEGER_TEXT_KEYWORD, type IntegerText } from './integer-text.keyword';
-import { routeHandlers } from './route-handlers';
 
 // Fastify's route schemas, taken from the OpenAPI document that @nestjs/swagger builds from the
 // controllers' decorators and DTOs. The document is the one definition of every parameter and
 // answer: what clients read, what ajv checks in the query and the path, and what
-// fast-json-stringify writes. Nothing here knows a feature; a route is found by its operationId.
+// fast-json-stringify writes. Nothing here knows a feature; a route is found by its method and path.
 
 type Schema = SchemaObject | ReferenceObject;
 type Components = NonNullable<OpenAPIObject['components']>;
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
-/** The Fastify schema of one route, as @RouteSchema takes it. */
+/** The Fastify schema of one route. */
 export interface RouteSchemas {
   readonly params?: object;
   readonly querystring?: object;
   readonly response?: Readonly<Record<number, object>>;
 }
 
-// swagger's metadata keys (DECORATORS in @nestjs/swagger's constants, not exported by its index).
-const API_OPERATION = 'swagger/apiOperation';
-const API_EXCLUDE_ENDPOINT = 'swagger/apiExcludeEndpoint';
-const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
 /**
- * Gives every documented route of the application the schemas of its operation in `document`.
- * Call it before `app.init()`, which registers the routes with Fastify. A route that is in the
- * document without an operationId, or whose operationId the document lacks, stops the start.
+ * Gives each route the document describes the schemas of its operation, as Fastify registers it:
+ * the route's method and path, under the document's base path, name the operation. Register it
+ * before the routes are (Nest registers them at init).
  */
-export function applyRouteSchemas(app: INestApplication, document: OpenAPIObject): void {
-  for (const { prototype, method, handler, operation } of documentedOperations(app, document)) {
-    RouteSchema(routeSchemasOf(operation, document.components ?? {}))(prototype, method, { value: handler });
-  }
+export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
+  const operations = operationsByRoute(document);
+  fastify.addHook('onRoute', (route) => {
+    // Fastify's HEAD route for a GET is the GET's, as HTTP says: it checks the same input.
+    const operation = [route.method]
+      .flat()
+      .flatMap((method) => (method === 'HEAD' ? ['HEAD', 'GET'] : [method]))
+      .map((method) => operations.get(`${method} ${route.url}`))
+      .find((found) => found !== undefined);
+    if (operation) route.schema = { ...routeSchemasOf(operation, document.components ?? {}), ...route.schema };
+  });
 }
 
-/** A route handler the document describes, with its operation there. */
-export interface DocumentedOperation {
-  readonly prototype: object;
-  readonly method: string;
-  readonly handler: object;
-  readonly operation: Operation;
-}
-
-/**
- * Every documented route handler of the application with its operation in `document`. A route
- * that is in the document without an operationId, or whose operationId the document lacks, throws.
- */
-export function* documentedOperations(app: INestApplication, document: OpenAPIObject): Generator<DocumentedOperation> {
-  const operations = operationsById(document);
-  for (const { controller, prototype, method, handler } of documentedRoutes(app)) {
-    const { operationId } = (Reflect.getMetadata(API_OPERATION, handler) ?? {}) as { operationId?: string };
-    const operation = operationId === undefined ? undefined : operations.get(operationId);
-    if (!operation) {
-      throw new Error(
-        `${controller}.${method} needs @ApiOperation({ operationId }) naming its operation: its schemas come from the document`,
-      );
+/** Each operation of the document by its Fastify route, `GET /v1/pets/:petId`. */
+function operationsByRoute(document: OpenAPIObject): Map<string, Operation> {
+  const basePath = new URL(document.servers?.[0]?.url ?? '/', 'http://base').pathname.replace(/\/$/, '');
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    const url = `${basePath}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) operations.set(`${method.toUpperCase()} ${url}`, operation);
     }
-    yield { prototype, method, handler, operation };
   }
+  return operations;
 }
 
 /** The Fastify schemas of one operation: path and query parameters, and each 2xx JSON answer. */
@@ -83,25 +72,6 @@ export function routeSchemasOf(operation: Operation, components: Components): Ro
     ...(querystring && { querystring }),
     ...(Object.keys(response).length > 0 && { response }),
   };
-}
-
-function operationsById(document: OpenAPIObject): Map<string, Operation> {
-  const operations = new Map<string, Operation>();
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.put, item.post, item.delete, item.patch, item.options, item.head]) {
-      if (operation?.operationId) operations.set(operation.operationId, operation);
-    }
-  }
-  return operations;
-}
-
-/** Every route handler that the document describes (not excluded from it). */
-function* documentedRoutes(app: INestApplication): Generator<{ controller: string; prototype: object; method: string; handler: object }> {
-  for (const { controller, prototype, method, handler } of routeHandlers(app)) {
-    if ((Reflect.getMetadata(API_EXCLUDE_CONTROLLER, controller) as [boolean] | undefined)?.[0] === true) continue;
-    if ((Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler) as { disable: boolean } | undefined)?.disable === true) continue;
-    yield { controller: controller.name, prototype, method, handler };
-  }
 }
 
 /** The object schema ajv checks a route's path or query parameters against; undefined without any. */
