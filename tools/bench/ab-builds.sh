@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Two builds of the service side by side: OLD_DIR and NEW_DIR (checkouts with `npm run build` done),
+# both on this checkout's Node, on one PostgreSQL database of 10k pets made for the run and dropped
+# after. Each case at 64 connections (wrk -t2), 4 rounds in ABBA order, after a warm-up; prints
+# req/s, the service's CPU per request (from /proc) and p99 per run. See tools/bench/README.md.
+#   OLD_DIR=/tmp/old NEW_DIR=. CASES="list20 get create" bash tools/bench/ab-builds.sh
+set -euo pipefail
+NODE=$(cd "$(dirname "$0")/../.." && pwd)/node_modules/.bin/node
+REQUESTS=$(cd "$(dirname "$0")" && pwd)/wrk/requests.lua
+KEY=bench-key-0123456789
+DB=petstore_ab_$$
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+URL=postgres://$PGUSER@$PGHOST:$PGPORT/$DB
+PORTS=(4001 4002)
+pid() { ss -ltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+cleanup() {
+  for port in "${PORTS[@]}"; do kill "$(pid "$port")" 2> /dev/null || true; done
+  sleep 1
+  psql -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)"
+}
+psql -d postgres -qc "CREATE DATABASE $DB"
+trap cleanup EXIT
+start() { # build port
+  (cd "$1" && DATABASE_URL=$URL API_KEYS=$KEY RATE_LIMIT_PER_MINUTE=1000000000 LOG_LEVEL=warn NODE_ENV=production \
+    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$(mktemp -d)" "$NODE" dist/apps/api/src/main.js > /dev/null 2>&1 &)
+  until curl -fs "http://127.0.0.1:$2/healthz" > /dev/null; do sleep 0.2; done
+}
+start "${OLD_DIR:?OLD_DIR: a checkout with npm run build done}" "${PORTS[0]}"
+start "${NEW_DIR:?NEW_DIR: a checkout with npm run build done}" "${PORTS[1]}"
+psql -d "$DB" -qc "INSERT INTO pets (name, category_id, status) SELECT 'pet ' || n, n % 7, (ARRAY['available','pending','sold'])[1 + n % 3] FROM generate_series(1, 10000) n"
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+run() { # port case
+  local target args
+  case $2 in
+    list20) target="/v1/pets?limit=20" args="" ;;
+    get) target="/" args="get 10000" ;;
+    create) target="/v1/pets" args="create" ;;
+  esac
+  local id before out after requests
+  id=$(pid "$1")
+  before=$(cpu "$id")
+  # shellcheck disable=SC2086
+  out=$(wrk -t2 -c64 -d"${SECONDS_PER_RUN:-8}"s --latency -H "Authorization: Bearer $KEY" -s "$REQUESTS" "http://127.0.0.1:$1$target" -- $args)
+  after=$(cpu "$id")
+  requests=$(echo "$out" | awk '/requests in/ {print $1}')
+  # /proc counts clock ticks of 10 ms: 10000 µs each.
+  echo "$2 $([ "$1" = "${PORTS[0]}" ] && echo old || echo new) rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')" \
+    "cpu_us_per_req=$(((after - before) * 10000 / requests)) p99=$(echo "$out" | awk '/ 99%/ {print $2}')"
+}
+CASES=${CASES:-list20 get create}
+for c in $CASES; do run "${PORTS[0]}" "$c" > /dev/null; run "${PORTS[1]}" "$c" > /dev/null; done
+for round in 1 2 3 4; do
+  for c in $CASES; do
+    # ABBA: which build goes first alternates, so that neither always follows the other's writes.
+    if ((round % 2)); then run "${PORTS[0]}" "$c"; run "${PORTS[1]}" "$c"; else run "${PORTS[1]}" "$c"; run "${PORTS[0]}" "$c"; fi
+  done
+done
