@@ -85,6 +85,12 @@ describe('toErrorResponse', () => {
     expect(response.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large', status: 413 });
   });
 
+  it("names the route's body limit in a 413 when the request that failed is known", () => {
+    const cause = new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    const response = toErrorResponse(new HttpException('Payload Too Large', 413, { cause }), { routeOptions: { bodyLimit: 1024 } });
+    expect(response.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('1024 bytes'), status: 413 });
+  });
+
   it('maps a Fastify error that reaches it unwrapped by its code', () => {
     const response = toErrorResponse(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('text/plain'));
 

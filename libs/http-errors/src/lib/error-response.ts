@@ -55,10 +55,22 @@ const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; h
   'outcome-unknown': { status: 500 },
 };
 
+/** How Fastify's error is answered: its code, and its message, fixed or told by the request that failed. */
+interface FastifyErrorAnswer {
+  readonly code: HttpErrorCode;
+  readonly message: string | ((request?: FailedRequest) => string);
+}
+
 /** Errors Fastify raises before a handler runs, keyed by their `code`. */
-const FASTIFY_ERRORS: Readonly<Record<string, { code: HttpErrorCode; message: string }>> = {
+const FASTIFY_ERRORS: Readonly<Record<string, FastifyErrorAnswer>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: HttpErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: HttpErrorCode.PayloadTooLarge, message: 'Request body is too large' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: HttpErrorCode.PayloadTooLarge,
+    message: (request) => {
+      const limit = request?.routeOptions?.bodyLimit;
+      return limit === undefined ? 'Request body is too large' : bodyTooLargeMessage(limit);
+    },
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: HttpErrorCode.MalformedJson, message: 'Request body is empty; expected a JSON object' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: HttpErrorCode.BadRequest, message: 'Content-Length does not match the request body' },
   FST_ERR_BAD_URL: { code: HttpErrorCode.BadRequest, message: 'Request URL is malformed' },
@@ -115,12 +127,8 @@ function fromHttpException(exception: Error, status: number, cause: FastifyLikeE
   if (cause?.validation?.length) {
     return errorAnswer(400, HttpErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
   }
-  const bodyLimit = request?.routeOptions?.bodyLimit;
-  if (cause?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && bodyLimit !== undefined) {
-    return errorAnswer(status, HttpErrorCode.PayloadTooLarge, bodyTooLargeMessage(bodyLimit));
-  }
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
-  if (known) return errorAnswer(status, known.code, known.message);
+  if (known) return errorAnswer(status, known.code, typeof known.message === 'string' ? known.message : known.message(request));
   if (exception instanceof NotFoundException) {
     // Nest's says "Cannot GET /path": the path is the client's input, not echoed.
     return errorAnswer(404, HttpErrorCode.RouteNotFound, 'No route for this method and path');
