@@ -26,8 +26,8 @@ export interface Statement {
   /** Unique: its series in the query-duration metric, and its prepared statement's name. */
   readonly name: string;
   readonly text: string;
-  /** A statement that writes nothing: when its connection fails, it is simply not done. */
-  readonly readOnly?: boolean;
+  /** false for a plain read (mayWrite, from the text): when its connection fails, it is simply not done. */
+  readonly mayWrite: boolean;
   /** false: never prepared, planned for its values every time. */
   readonly prepare?: boolean;
 }
@@ -160,10 +160,10 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 }
 
 // A replica in recovery, default_transaction_read_only or a read-only session all show here.
-const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, { readOnly: true });
+const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`);
 
 function domainErrorFor(error: unknown, statement: Statement): unknown {
-  if (error instanceof StatementOutcomeUnknownError && !statement.readOnly) return new WriteOutcomeUnknownError({ cause: error });
+  if (error instanceof StatementOutcomeUnknownError && statement.mayWrite) return new WriteOutcomeUnknownError({ cause: error });
   if (error instanceof StatementOutcomeUnknownError || isRefusal(error) || isLinkFailure(error))
     return new StoreUnavailableError({ cause: error });
   return error;
