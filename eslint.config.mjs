@@ -75,6 +75,16 @@ export default tseslint.config(
     },
   },
   {
+    // Public APIs only (docs/decisions/0006-database-access-public-api.md): no undocumented field of TypeORM's
+    // driver (its pools, query runners, connections) nor of node-postgres's client (the backend's cancel key,
+    // its socket) or pool (pg-pool's `_`-fields), read or destructured. The cancel's adapter is the one exception.
+    files: ['**/*.ts'],
+    ignores: ['libs/persistence/src/lib/pg-cancel.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...privateDriverFields()],
+    },
+  },
+  {
     // The shared libs answer domain errors by their kind; they know no feature and none of its errors.
     files: ['libs/{config,data-dir,http-errors,http,observability}/**/*.ts'],
     ignores: ['**/*.spec.ts'],
@@ -112,3 +122,28 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
+
+/** Selectors of the driver's private fields, for no-restricted-syntax, each with its message. */
+function privateDriverFields() {
+  const typeorm = 'master|slaves|postgres|connectedQueryRunners|databaseConnection';
+  const pg = 'processID|secretKey|_clients|_idle|_pendingQueue|_connecting|_connected|_ending|_ended|_queryable|_queryQueue|_activeQuery';
+  const message = (what) =>
+    `${what} is not public API: use TypeORM's DataSource or poolOf's pool (driver-pool.ts); only pg-cancel.ts reaches into pg`;
+  return [
+    {
+      selector: `MemberExpression[object.property.name='driver'][property.name=/^(${typeorm})$/]`,
+      message: message("TypeORM's driver field"),
+    },
+    {
+      selector: `MemberExpression[property.name=/^(master|slaves|connectedQueryRunners|databaseConnection)$/]`,
+      message: message("TypeORM's driver field"),
+    },
+    { selector: `MemberExpression[property.name=/^(${pg})$/]`, message: message("node-postgres's internal field") },
+    {
+      selector: `ObjectPattern > Property[key.name=/^(${typeorm}|${pg})$/]`,
+      message: message('A private field of TypeORM or node-postgres'),
+    },
+    { selector: `MemberExpression[object.property.name='connection'][property.name='stream']`, message: message("node-postgres's socket") },
+    { selector: `MemberExpression[object.name='connection'][property.name='stream']`, message: message("node-postgres's socket") },
+  ];
+}

@@ -33,6 +33,7 @@ run() { # port case
   local target args
   case $2 in
     list20) target="/v1/pets?limit=20" args="" ;;
+    list100) target="/v1/pets?limit=100" args="" ;;
     get) target="/" args="get 10000" ;;
     create) target="/v1/pets" args="create" ;;
   esac

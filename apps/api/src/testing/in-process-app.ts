@@ -74,8 +74,8 @@ async function start(env: Readonly<Record<string, string>>, logs: boolean, impor
       document,
       databaseUrl: 'url' in database.location ? database.location.url : undefined,
       logLines: () => lines,
-      // Never prepared: each text is another statement. Not a named statement's, so in no metric.
-      sql: (text, values = []) => app.get(Database).query({ name: 'in-process test', text, prepare: false }, values),
+      // Never prepared: each text is another statement. Not a named statement's, so in no metric; taken for a write.
+      sql: (text, values = []) => app.get(Database).query({ name: 'in-process test', text, prepare: false, mayWrite: true }, values),
       listen: () =>
         (listening ??= app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
           const address = app.getHttpServer().address();

@@ -2,7 +2,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/data-dir';
 import { transformSync } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirInUseError, lockDataDir } from './data-dir-lock';
@@ -196,6 +196,30 @@ describe('lockDataDir', () => {
         await Promise.all(started.map(({ exited }) => exited));
       }
     }
+
+    // What a lock judged stale by its age (proper-lockfile's mtime, refreshed on a timer) gets wrong: a
+    // holder stopped (Ctrl-Z) or whose event loop is blocked (PGlite runs its queries in WebAssembly on
+    // the main thread) refreshes nothing, its lock ages, and a second process would open the database
+    // beside it (docs/decisions/0006-database-access-public-api.md).
+    it('refuses a second process while the holder is stopped, however old its lock looks', async () => {
+      const dir = join(work, 'stopped-holder');
+      const [go, release] = [join(work, 'go-stopped'), join(work, 'release-stopped')];
+      const holder = taker([join(work, 'taker.js'), moduleFile, dir, go, release]);
+      try {
+        await holder.line(0);
+        writeFileSync(go, '');
+        expect(await holder.line(1)).toBe('locked');
+        holder.child.kill('SIGSTOP');
+        const anHourAgo = new Date(Date.now() - 3_600_000);
+        for (const name of readdirSync(dir)) utimesSync(join(dir, name), anHourAgo, anHourAgo);
+        utimesSync(dir, anHourAgo, anHourAgo);
+        expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
+      } finally {
+        holder.child.kill('SIGCONT');
+        writeFileSync(release, '');
+        await holder.exited;
+      }
+    }, 60_000);
 
     let rounds = 0;
     /** A pid no process has any more. */

@@ -1,6 +1,7 @@
-import { types } from 'pg';
+import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
+import { withPoolKept } from './driver-pool';
 import { embeddedDatabaseOptions } from './embedded-database';
 import type { StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
@@ -29,7 +30,7 @@ const POOL = {
   // that toPet then parses again, 200 times for a page of 100.
   types: {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      oid === INT8_OID ? BigInt : (types.getTypeParser(oid, format) as (value: string) => unknown),
+      oid === INT8_OID ? BigInt : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
   },
   connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs,
   statement_timeout: STATEMENT_DEADLINES.serverMs,
@@ -57,27 +58,10 @@ export async function createDataSource(location: DatabaseLocation, use: 'serving
     logger: new NestTypeOrmLogger(),
   };
   if ('url' in location) {
-    return new DataSource({ ...common, url: location.url, extra: use === 'serving' ? POOL : MIGRATION_POOL });
+    const extra = use === 'serving' ? POOL : MIGRATION_POOL;
+    return new DataSource({ ...common, url: location.url, extra, driver: withPoolKept(pg) });
   }
   const { PGliteDriver } = await import('typeorm-pglite');
-  const driver = new PGliteDriver(await embeddedDatabaseOptions(location)).driver;
+  const driver = withPoolKept(new PGliteDriver(await embeddedDatabaseOptions(location)).driver);
   return new DataSource({ ...common, driver });
-}
-
-/** What the repositories need of the driver's pool: node-postgres's Pool, or typeorm-pglite's equivalent. */
-export interface QueryablePool {
-  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
-/**
- * The pool under an initialized DataSource, for queries that bypass TypeORM (one round trip,
- * no query building). TypeORM keeps it in its driver's `master` field on PostgreSQL and PGlite
- * alike, which is not public API: this is the one place that reaches for it, checked at start,
- * so that a TypeORM upgrade that moves it stops the service at once (and every e2e run, on both
- * databases) instead of failing its first request.
- */
-export function driverPool(dataSource: DataSource): QueryablePool {
-  const pool = (dataSource.driver as unknown as { master?: Partial<QueryablePool> }).master;
-  if (typeof pool?.query !== 'function') throw new Error("TypeORM's driver keeps no queryable pool in `master`: update driverPool");
-  return pool as QueryablePool;
 }

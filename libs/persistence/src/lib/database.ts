@@ -6,7 +6,8 @@ import type { Pool } from 'pg';
 import type { DataSource, Migration } from 'typeorm';
 import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
-import { createDataSource, type DatabaseLocation, driverPool, type QueryablePool, STATEMENT_DEADLINES } from './data-source';
+import { createDataSource, type DatabaseLocation, STATEMENT_DEADLINES } from './data-source';
+import { poolOf, type QueryablePool } from './driver-pool';
 import { DatabaseMetrics } from './database-metrics';
 import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
@@ -25,16 +26,16 @@ export interface Statement {
   /** Unique: its series in the query-duration metric, and its prepared statement's name. */
   readonly name: string;
   readonly text: string;
-  /** A statement that writes nothing: when its connection fails, it is simply not done. */
-  readonly readOnly?: boolean;
+  /** false for a plain read (mayWrite, from the text): when its connection fails, it is simply not done. */
+  readonly mayWrite: boolean;
   /** false: never prepared, planned for its values every time. */
   readonly prepare?: boolean;
 }
 
 /**
  * The service's handle on its database. TypeORM owns the connection and migrations; hot
- * queries go straight to the driver's pool as prepared statements (see Statement), one round trip
- * each, without TypeORM's query building and entity hydration.
+ * queries go to the pool TypeORM made (poolOf) as prepared statements (see Statement), one round
+ * trip each, without TypeORM's query building and entity hydration.
  */
 @Injectable()
 export class Database implements OnModuleInit, OnApplicationShutdown {
@@ -68,7 +69,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     const dataSource = this.dataSource ?? (await createDataSource(this.location));
     this.dataSource = dataSource;
     if (!dataSource.isInitialized) await dataSource.initialize();
-    const pool = driverPool(dataSource);
+    const pool = poolOf(dataSource);
     if ('url' in this.location) this.runner = new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES);
     // On PostgreSQL, instrumentation-pg traces the statements: PGlite's need spans of our own.
     this.pool = this.runner ?? withStatementSpans(pool, EMBEDDED_DATABASE_NAME);
@@ -159,10 +160,10 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 }
 
 // A replica in recovery, default_transaction_read_only or a read-only session all show here.
-const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`, { readOnly: true });
+const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`);
 
 function domainErrorFor(error: unknown, statement: Statement): unknown {
-  if (error instanceof StatementOutcomeUnknownError && !statement.readOnly) return new WriteOutcomeUnknownError({ cause: error });
+  if (error instanceof StatementOutcomeUnknownError && statement.mayWrite) return new WriteOutcomeUnknownError({ cause: error });
   if (error instanceof StatementOutcomeUnknownError || isRefusal(error) || isLinkFailure(error))
     return new StoreUnavailableError({ cause: error });
   return error;

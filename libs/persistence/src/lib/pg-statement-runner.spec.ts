@@ -8,7 +8,7 @@ import { DEADLINE_CHECK_MS, PgStatementRunner } from './pg-statement-runner';
 // accepts a session, takes statements and never answers them; it records each cancel request
 // and, when `honoursCancel`, ends the statement being cancelled with 57014 as PostgreSQL does.
 const CANCEL_REQUEST_CODE = 80877102;
-const BACKEND = { processId: 4242, secretKey: 0x5ec7e7 };
+const BACKEND = { processId: 4242, secret: 0x5ec7e7 };
 
 function message(type: string, body: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -19,11 +19,11 @@ function message(type: string, body: Buffer): Buffer {
 const int32s = (...values: number[]) =>
   Buffer.concat(values.map((value) => Buffer.from([0, 0, 0, 0].map((_, i) => (value >>> (24 - 8 * i)) & 0xff))));
 const READY = message('Z', Buffer.from('I'));
-const SESSION = Buffer.concat([message('R', int32s(0)), message('K', int32s(BACKEND.processId, BACKEND.secretKey)), READY]);
+const SESSION = Buffer.concat([message('R', int32s(0)), message('K', int32s(BACKEND.processId, BACKEND.secret)), READY]);
 const CANCELLED = Buffer.concat([message('E', Buffer.from('SERROR\0VERROR\0C57014\0Mcanceling statement due to user request\0\0')), READY]);
 
 class SilentPostgres {
-  readonly cancels: { processId: number; secretKey: number }[] = [];
+  readonly cancels: { processId: number; secret: number }[] = [];
   honoursCancel = false;
   private readonly sessions: Socket[] = [];
   private readonly server: Server = createServer((socket) => this.accept(socket));
@@ -42,7 +42,7 @@ class SilentPostgres {
   private accept(socket: Socket): void {
     socket.once('data', (first) => {
       if (first.length >= 16 && first.readInt32BE(4) === CANCEL_REQUEST_CODE) {
-        this.cancels.push({ processId: first.readInt32BE(8), secretKey: first.readInt32BE(12) });
+        this.cancels.push({ processId: first.readInt32BE(8), secret: first.readInt32BE(12) });
         if (this.honoursCancel) for (const session of this.sessions) session.write(CANCELLED);
         socket.end();
         return;

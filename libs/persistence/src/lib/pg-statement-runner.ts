@@ -1,6 +1,7 @@
-import { Connection, type Pool, type PoolClient } from 'pg';
-import type { QueryablePool } from './data-source';
+import type { Pool, PoolClient } from 'pg';
+import type { QueryablePool } from './driver-pool';
 import { isLinkFailure, StatementOutcomeUnknownError } from './database-errors';
+import { dropConnection, sendCancelRequest } from './pg-cancel';
 
 /** How long the service waits on PostgreSQL for one statement, in milliseconds. */
 export interface StatementDeadlines {
@@ -105,33 +106,4 @@ export class PgStatementRunner implements QueryablePool {
   private abandonedMessage(): string {
     return `No answer within ${this.deadlines.answerMs} ms, nor to a cancel within ${this.deadlines.cancelGraceMs} ms`;
   }
-}
-
-/** What node-postgres's client knows of its server and backend, public fields its own cancel uses. */
-interface BackendOf {
-  readonly host: string;
-  readonly port: number;
-  readonly processID: number;
-  readonly secretKey: number;
-}
-
-/**
- * PostgreSQL's cancel request, on a connection of its own (the protocol's way, which PgBouncer
- * forwards to the right server). Best effort: whether it worked shows in the statement's answer.
- */
-function sendCancelRequest(client: PoolClient): void {
-  const { host, port, processID, secretKey } = client as unknown as BackendOf;
-  const connection = new Connection() as Connection & {
-    connect(port: number | string, host?: string): void;
-    cancel(processID: number, secretKey: number): void;
-  };
-  connection.on('error', () => undefined);
-  connection.on('connect', () => connection.cancel(processID, secretKey));
-  if (host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
-  else connection.connect(port, host);
-}
-
-/** Closes the client's socket at once: node-postgres then fails the statement it was waiting on. */
-function dropConnection(client: PoolClient): void {
-  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
 }

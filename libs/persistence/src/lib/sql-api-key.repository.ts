@@ -14,9 +14,8 @@ const INSERT: Statement = namedStatement(
 const FIND_BY_PREFIX: Statement = namedStatement(
   'api_keys_find_by_prefix',
   `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
-  { readOnly: true },
 );
-const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`, { readOnly: true });
+const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
 // The row is locked and read before the update, so that of two revocations at once exactly one is the
 // first. A second revocation keeps the time of the first.
 const revokeWhere = (name: string, column: 'id' | 'prefix'): Statement =>

@@ -15,18 +15,18 @@ import { toPet, type PetRow } from './pet.mapper';
 const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
 // Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
-const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, { readOnly: true });
+const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`);
 // Not prepared: a generic plan for "status = $1" cannot know how rare the status is and walks the
 // primary key filtering rows, a cliff for a rare status in a large table. Planned per call, it
 // uses the (status, id) index; planning is PostgreSQL's CPU, not the service's.
 const LIST_BY_STATUS: Statement = namedStatement(
   'pets_list_by_status',
   `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-  { readOnly: true, prepare: false },
+  { prepare: false },
 );
 // Identity ids start at 1, so "after 0" is the first page.
 const FIRST_PAGE = '0';
-const FIND_BY_ID: Statement = namedStatement('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`, { readOnly: true });
+const FIND_BY_ID: Statement = namedStatement('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`);
 const INSERT: Statement = namedStatement(
   'pets_insert',
   `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
@@ -80,7 +80,6 @@ const FIND_RECORD: Statement = namedStatement(
     SELECT request_sha256 = $3 AS "sameRequest", response_body->>'id' AS id, response_body->>'name' AS name,
            response_body->>'categoryId' AS "categoryId", response_body->>'status' AS status
     FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
-  { readOnly: true },
 );
 // A bounded batch by physical row address (a TID scan, no second index walk). Rows a create is
 // overwriting right now are skipped, never waited for: the next sweep gets them if they are still expired.

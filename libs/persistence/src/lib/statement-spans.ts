@@ -1,5 +1,5 @@
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { QueryablePool } from './data-source';
+import type { QueryablePool } from './driver-pool';
 
 /** The instrumentation scope of the spans made here. */
 export const STATEMENT_TRACER_NAME = '@petstore/persistence';
