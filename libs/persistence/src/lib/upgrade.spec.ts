@@ -77,7 +77,8 @@ describe('a database made before the entities', () => {
       await database.onModuleInit();
       const pets = new SqlPetRepository(database);
       const [rex, tom] = await pets.list({ limit: 10 });
-      expect([rex, tom]).toEqual([
+      // Columns added since take their defaults: the rows hold at least what they held.
+      expect([rex, tom]).toMatchObject([
         { id: expect.any(BigInt), name: 'Rex', categoryId: INT64_MAX, status: 'sold' },
         { id: expect.any(BigInt), name: 'Tom', categoryId: 1n, status: 'available' },
       ]);
