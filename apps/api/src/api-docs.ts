@@ -31,6 +31,8 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
       },
       'bearer',
     )
+    // Secure by default, in the document as in the service: every operation requires the key.
+    .addSecurityRequirements('bearer')
     .addTag('pets', 'Animals held in the store')
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });

@@ -1,10 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import { AppConfig } from '@petstore/config';
-import { HealthController, METRICS_TOKEN, MetricsController, MetricsRegistryModule, ReadinessProbe } from '@petstore/observability';
+import { JsonBodyValidationPipe } from '@petstore/http';
+import { ErrorBodyFilter } from '@petstore/http-errors';
+import {
+  type AppMetrics,
+  HealthController,
+  METRICS_TOKEN,
+  MetricsController,
+  MetricsRegistryModule,
+  ReadinessProbe,
+} from '@petstore/observability';
 import { Database, type DatabaseLocation, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
-import type { Registry } from 'prom-client';
 
 /** Path prefix of the versioned API; everything under it requires a bearer token. */
 export const API_PREFIX = 'v1';
@@ -15,17 +24,18 @@ export function databaseLocationOf(config: AppConfig): DatabaseLocation {
 }
 
 /**
- * The modules of the service: binds the ports to their adapters, and gives every module the
- * application's metrics registry (createApp builds the HTTP application around it).
+ * The modules of the service: binds the ports to their adapters, gives every module the
+ * application's metrics registry, and answers every route's errors with the Error body and
+ * validates every JSON body (createApp builds the HTTP application around it).
  */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation, registry: Registry): DynamicModule {
+  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation, metrics: AppMetrics): DynamicModule {
     const persistence = PersistenceModule.forRoot(location);
     return {
       module: AppModule,
       imports: [
-        MetricsRegistryModule.of(registry),
+        MetricsRegistryModule.of(metrics.registry),
         persistence,
         AuthModule.register({
           apiKeys,
@@ -45,12 +55,14 @@ export class AppModule {
           idempotency: { lifetimeSeconds: config.idempotencyKeyLifetimeSeconds },
         }),
       ],
-      // /metrics on the API's port unless it has a port of its own (main.ts) or, in production, no token.
+      // /metrics on the API's port unless it has a port of its own (server.ts) or, in production, no token.
       controllers: config.metrics.onApiPort ? [HealthController, MetricsController] : [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },
+        { provide: APP_FILTER, useValue: new ErrorBodyFilter(metrics.errorAnswers) },
+        { provide: APP_PIPE, useClass: JsonBodyValidationPipe },
       ],
     };
   }

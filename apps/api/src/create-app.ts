@@ -14,35 +14,24 @@ import {
   clientErrorHandler,
   corsHeadersOf,
   corsOptions,
-  JsonBodyValidationPipe,
+  httpProtocol,
   NODE_SERVER_OPTIONS,
-  registerExactJsonSerializer,
-  registerJsonBodyParser,
-  registerConditionalGets,
-  registerProtocolGuards,
-  registerResponseHeaders,
   registerRouteSchemas,
-  registerSecurityHeaders,
   requestIdFor,
   RouteMethods,
   trustProxyOption,
 } from '@petstore/http';
-import { ErrorAnswerCounter, ErrorBodyFilter, errorCodesOf } from '@petstore/http-errors';
-import {
-  AccessLogController,
-  type AppMetrics,
-  createMetricsRegistry,
-  PinoNestLogger,
-  registerBuildInfo,
-  registerRequestMetrics,
-  traceRoutes,
-} from '@petstore/observability';
+import { ErrorAnswerCounter, errorCodesOf } from '@petstore/http-errors';
+import { AccessLogController, type AppMetrics, createMetricsRegistry, observability, PinoNestLogger } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
-import type { FastifyBaseLogger } from 'fastify';
-import { maxHeaderSize } from 'node:http';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { maxHeaderSize, type ServerOptions } from 'node:http';
 import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
 import { buildInfoOf } from './build-info';
+
+/** What FastifyAdapter takes for an HTTP/1.1 server: Fastify's options, Node's and Nest's own. */
+type FastifyAdapterOptions = FastifyServerOptions & { readonly http: ServerOptions; readonly skipMiddie: boolean };
 
 export interface CreateAppOptions {
   /** Where the data lives instead of the configured place: in-memory PGlite or a throw-away database in tests. */
@@ -65,41 +54,64 @@ export interface PetstoreApp {
   readonly app: NestFastifyApplication;
   /** The OpenAPI document the routes were built from: /docs, /openapi.json and the route schemas. */
   readonly document: OpenAPIObject;
-  /** This application's metrics, and only its own: for /metrics on a port of its own (main.ts). */
+  /** This application's metrics, and only its own: for /metrics on a port of its own (server.ts). */
   readonly metrics: AppMetrics;
 }
 
 /**
- * The composition root of the HTTP application: every part of it is registered here, in this
- * order, and nothing else builds one (main.ts listens on it, export-openapi reads its document,
- * the in-process tests inject into it). The steps, and why each comes where it does:
- *  1. The application's metrics registry, which all its metrics are defined on (never prom-client's
- *     global one: each call builds an application of its own). Fastify's options: time limits, body
- *     limit, request ids, the logger. Fixed once the instance exists.
- *  2. Fastify hooks and parsers: the trace's route, while tracing is on (first, so that a refused
- *     request's span is named too); security headers (so that every answer carries them, a
- *     guard's refusal included), Host guard, JSON parser, exact serializer, headers, conditional GETs, metrics.
- *     Hooks apply to the routes registered after them, so before Nest's.
- *  3. The route table's listener (RouteMethods): it learns each route's methods as Nest registers it.
- *  4. The Nest application: the modules, with the ports bound to their adapters and the registry provided.
- *  5. Prefix, the error filter, the validation pipe: read by Nest when it registers the routes (init).
- *  6. The document, then each route's schemas from it, the docs pages, and CORS, whose headers are the
- *     document's: before init, which registers the routes.
- *  7. The bodies' check: every `@Body()` is a class the pipe validates, or the start fails.
- *  8. init: connects the database, migrates, registers the routes.
- *  9. 405 for the other methods of known paths: the route table is complete only after init.
+ * The composition root of the HTTP application, and nothing else builds one: server.ts listens on it,
+ * export-openapi reads its document, the in-process tests inject into it. Each concern registers
+ * its own hooks: Fastify's plugins (observability, then the HTTP protocol, which depends on it) and
+ * Nest's modules (authentication, the features, the error filter and the body pipe). What remains
+ * here needs the whole application: the document, the route schemas and CORS derived from it, and
+ * the 405 answers, known once every route is.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<PetstoreApp> {
-  // 1.
   const registry = createMetricsRegistry();
-  const errorAnswers = new ErrorAnswerCounter(registry);
+  const metrics = { registry, errorAnswers: new ErrorAnswerCounter(registry) };
+  const adapter = new FastifyAdapter(fastifyOptions(config, options, metrics.errorAnswers));
+  const fastify = adapter.getInstance();
+  const requestTimeoutMs = config.httpTimeouts.requestMs;
+  await fastify.register(observability, { registry, buildInfo: buildInfoOf(config), requestTimeoutMs });
+  await fastify.register(httpProtocol, { errorAnswers: metrics.errorAnswers, docsPrefix: `/${DOCS_PATH}` });
+  // Learns each route's methods as Nest registers it: the 405 answers' Allow and CORS's methods.
+  const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
+
+  const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
+  if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
+  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), metrics);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
+    adapter,
+    { bodyParser: false, logger: new PinoNestLogger(fastify.log) },
+  );
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
+
+  const document = createApiDocument(app);
+  metrics.errorAnswers.showCodes(errorCodesOf(app));
+  registerRouteSchemas(fastify, document);
+  serveApiDocs(app, document);
+  if (config.corsOrigins.length > 0) {
+    app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
+  }
+  assertEveryBodyValidated(app);
+  if (options.documentOnly) return { app, document, metrics };
+
+  // Connects the database, migrates and registers the routes.
+  await app.init();
+  apiRouteMethods.answerOtherMethodsWith405();
+  return { app, document, metrics };
+}
+
+/** Fastify's options: fixed once the instance exists, so given to its adapter. */
+function fastifyOptions(config: AppConfig, options: CreateAppOptions, errorAnswers: ErrorAnswerCounter): FastifyAdapterOptions {
   const logLevel = options.logLevel ?? config.logLevel;
   const pretty = options.logLevel === undefined && !config.production;
   // The line names the key that made the request: its public name (prefix, or env-N), never the secret.
   const accessLog = new AccessLogController(['info', 'debug', 'trace'].includes(logLevel), (request) => ({
     key: request.principal?.keyId,
   }));
-  const adapter = new FastifyAdapter({
+  return {
     logger: {
       level: logLevel,
       redact: ['req.headers.authorization'],
@@ -124,50 +136,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // (the request line is bounded by the header size): the route's own schema says what is wrong.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     ajv: AJV_OPTIONS,
-  });
-  const fastify = adapter.getInstance();
-  // 2.
-  traceRoutes(fastify);
-  await registerSecurityHeaders(fastify, `/${DOCS_PATH}`);
-  registerProtocolGuards(fastify, errorAnswers);
-  registerJsonBodyParser(fastify);
-  registerExactJsonSerializer(fastify);
-  registerResponseHeaders(fastify);
-  registerConditionalGets(fastify);
-  registerRequestMetrics(fastify, registry, { requestTimeoutMs: config.httpTimeouts.requestMs });
-  registerBuildInfo(registry, buildInfoOf(config));
-  // 3.
-  const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
-  // 4.
-  const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
-  if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
-  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), registry);
-  const app = await NestFactory.create<NestFastifyApplication>(
-    { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
-    adapter,
-    { bodyParser: false, logger: new PinoNestLogger(fastify.log) },
-  );
-  // 5.
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
-  app.useGlobalFilters(new ErrorBodyFilter(errorAnswers));
-  app.useGlobalPipes(new JsonBodyValidationPipe());
-  // 6.
-  const document = createApiDocument(app);
-  errorAnswers.showCodes(errorCodesOf(app));
-  registerRouteSchemas(fastify, document);
-  serveApiDocs(app, document);
-  if (config.corsOrigins.length > 0) {
-    app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
-  }
-  // 7.
-  assertEveryBodyValidated(app);
-  const metrics = { registry, errorAnswers };
-  if (options.documentOnly) return { app, document, metrics };
-  // 8.
-  await app.init();
-  // 9.
-  apiRouteMethods.answerOtherMethodsWith405();
-  return { app, document, metrics };
+  };
 }
 
 /**

@@ -13,3 +13,4 @@ export * from './lib/route-policy';
 export * from './lib/route-schemas';
 export * from './lib/security';
 export * from './lib/trust-proxy';
+export * from './lib/http-protocol.plugin';

@@ -6,3 +6,4 @@ export * from './lib/metrics-registry';
 export * from './lib/pino-nest.logger';
 export * from './lib/request-metrics';
 export { stopTracing, traceRoutes, TRACING_HELP } from './lib/tracing';
+export * from './lib/observability.plugin';

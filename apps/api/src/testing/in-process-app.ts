@@ -6,6 +6,7 @@ import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type CreateAppOptions } from '../create-app';
 import { closeAtFileEnd } from './left-open';
+import { recordUndocumentedFields } from './undocumented-fields';
 
 /** The key the in-process app accepts. */
 export const TEST_API_KEY = 'in-process-test-key-0123456789';
@@ -63,6 +64,7 @@ async function start(env: Readonly<Record<string, string>>, logs: boolean, impor
       ...(logs ? { logLevel: 'info', logDestination } : { logLevel: 'silent' }),
     });
     const fastify = app.getHttpAdapter().getInstance();
+    recordUndocumentedFields(fastify);
     await fastify.ready();
     let listening: Promise<string> | undefined;
     let closing: Promise<void> | undefined;

@@ -2,12 +2,24 @@ import { HttpException } from '@nestjs/common';
 import { HttpErrorCode } from './error-code';
 
 /**
+ * The codes each feature brings beside the protocol's, the ones its controller declares with
+ * ApiErrorCodes: a feature adds its own under its name, by augmenting this interface
+ * (`declare module '@petstore/http-errors' { interface FeatureErrorCodes { pets: PetsErrorCode } }`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by each feature's augmentation
+export interface FeatureErrorCodes {}
+
+/** A code an Error answer may carry: the protocol's, or one a feature declared (the document's ErrorCode). */
+export type ErrorCode = HttpErrorCode | FeatureErrorCodes[keyof FeatureErrorCodes];
+
+/**
  * An HTTP error with its code and any headers the answer must carry. The code is the protocol's
- * (HttpErrorCode) or the raising feature's own, which it declares with ApiErrorCodes.
+ * (HttpErrorCode) or the raising feature's own, which it declares with ApiErrorCodes: a code not
+ * declared either way does not compile, so none goes out undocumented.
  */
 export class ApiException extends HttpException {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
 import type { Pet } from '@petstore/domain';
 import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
@@ -39,7 +39,6 @@ function principalOf(request: FastifyRequest): Principal {
 }
 
 @ApiTags('pets')
-@ApiBearerAuth('bearer')
 @ApiErrorCodes(Object.values(PetsErrorCode))
 @Controller('pets')
 export class PetsController {

@@ -11,3 +11,11 @@ export const PetsErrorCode = {
   IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
   WriteOutcomeUnknown: WriteOutcomeUnknownError.code,
 } as const;
+
+export type PetsErrorCode = (typeof PetsErrorCode)[keyof typeof PetsErrorCode];
+
+declare module '@petstore/http-errors' {
+  interface FeatureErrorCodes {
+    readonly pets: PetsErrorCode;
+  }
+}

@@ -1,0 +1,92 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig } from '@petstore/config';
+import { serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
+import closeWithGrace from 'close-with-grace';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DOCS_PATH } from './api-docs';
+import { API_PREFIX } from './app.module';
+import { createApp } from './create-app';
+
+/** What `main.js --help` prints: the service takes no arguments, only environment variables. */
+function usage(): string {
+  return [
+    'Petstore HTTP API (NestJS on Fastify): serves /v1, /docs, /healthz, /readyz and /metrics until SIGTERM or SIGINT',
+    '(/metrics in production only on METRICS_PORT, or with METRICS_TOKEN).',
+    '',
+    'Usage: node dist/apps/api/src/main.js      (npm start builds first)',
+    '',
+    'No arguments. Configured by these environment variables, read once at start and validated (values',
+    'are trimmed, and an empty one is unset; more in README.md, "Configuration"): name, default, meaning.',
+    ...configVariablesHelp(),
+    'Without DATABASE_URL it runs on an embedded PostgreSQL (PGlite) under DATA_DIR.',
+    '',
+    ...TRACING_HELP,
+  ].join('\n');
+}
+
+/** Builds the application (createApp), listens, and serves /metrics on its own port when configured. */
+async function bootstrap(config: AppConfig): Promise<void> {
+  const { app, metrics } = await createApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const log = app.getHttpAdapter().getInstance().log;
+  const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  log.info(`Serving the API at ${origin}/${API_PREFIX} and its documentation at ${origin}/${DOCS_PATH}`);
+  const { port: metricsPort, token: metricsToken } = config.metrics;
+  const metricsServer =
+    metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metrics, metricsPort, config.host, metricsToken);
+  closeGracefully(app, log, metricsServer);
+}
+
+/** Where a person on this machine reaches the service: a wildcard address at localhost. */
+function originOf(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * On SIGTERM or SIGINT (or an uncaught error), stops accepting connections, lets requests in
+ * flight finish, closes the database, then exits (close-with-grace: 1 past the grace or on an error).
+ */
+function closeGracefully(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: log }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'Uncaught error: shutting down');
+    else log.info(`${signal ?? 'exit'} received: shutting down`);
+    metricsServer?.close();
+    // Keep-alive connections that finish their request after close() began would hold the
+    // server open until their idle timeout: close each one as soon as it goes idle.
+    const server = app.getHttpServer();
+    setInterval(() => server.closeIdleConnections(), 50).unref();
+    await app.close();
+    await stopTracing((message) => log.warn(message));
+  });
+}
+
+function readConfig(env: NodeJS.ProcessEnv): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof InvalidConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+/**
+ * What main.ts runs once every module is loaded: `--help` prints the usage (CI runs it on the
+ * image's files), anything else reads the configuration and serves until a signal.
+ */
+export function runFromCommandLine(args: readonly string[], env: NodeJS.ProcessEnv): void {
+  if (['--help', '-h'].includes(args[0] ?? '')) {
+    console.log(usage());
+    process.exit(0);
+  }
+  bootstrap(readConfig(env)).catch((error: unknown) => {
+    console.error(`The service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

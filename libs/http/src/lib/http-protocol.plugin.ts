@@ -1,0 +1,35 @@
+import type { ErrorAnswerCounter } from '@petstore/http-errors';
+import fastifyPlugin from 'fastify-plugin';
+import { registerConditionalGets } from './conditional-get';
+import { registerExactJsonSerializer } from './exact-json-serializer';
+import { registerResponseHeaders } from './http-setup';
+import { registerJsonBodyParser } from './json-body.parser';
+import { registerProtocolGuards } from './protocol-errors';
+import { registerSecurityHeaders } from './security';
+
+export interface HttpProtocolOptions {
+  readonly errorAnswers: ErrorAnswerCounter;
+  /** Where the documentation's pages are served: their own security headers (they run Swagger UI). */
+  readonly docsPrefix: string;
+}
+
+/** The name other plugins give as a dependency when they must come after it. */
+export const HTTP_PROTOCOL_PLUGIN = 'petstore-http-protocol';
+
+/**
+ * HTTP as the service speaks it, for every route registered after it: security headers on every
+ * answer (a refusal's too, so they come first), the protocol guards, the JSON body parser, the
+ * exact serializer, the request id and each route's declared headers, conditional GETs. It comes
+ * after the observability plugin, so that a request these hooks refuse is traced and counted.
+ */
+export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
+  async (fastify, { errorAnswers, docsPrefix }) => {
+    await registerSecurityHeaders(fastify, docsPrefix);
+    registerProtocolGuards(fastify, errorAnswers);
+    registerJsonBodyParser(fastify);
+    registerExactJsonSerializer(fastify);
+    registerResponseHeaders(fastify);
+    registerConditionalGets(fastify);
+  },
+  { name: HTTP_PROTOCOL_PLUGIN, fastify: '5.x', dependencies: ['petstore-observability'] },
+);
