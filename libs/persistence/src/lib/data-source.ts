@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { withPoolKept } from './driver-pool';
 import { embeddedDatabaseOptions } from './embedded-database';
+import { ENTITIES } from './entities';
 import type { StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
 import { NestTypeOrmLogger } from './typeorm-logger';
@@ -44,14 +45,14 @@ const POOL = {
 const MIGRATION_POOL = { max: 1, connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs, application_name: 'petstore-migrations' };
 
 /**
- * The DataSource of the service, for PostgreSQL and PGlite alike: the connection and the same
- * migrations. New migrations are written by hand (there is no entity to diff) and appended to MIGRATIONS.
+ * The DataSource of the service, for PostgreSQL and PGlite alike: the entities, which are the
+ * schema's source, and the migrations, generated from them (docs/development.md, "Migrations").
+ * TypeORM's CLI takes it too (migration-data-source.ts).
  */
 export async function createDataSource(location: DatabaseLocation, use: 'serving' | 'migrating' = 'serving'): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
-    // No entities: migrations own the schema and the repositories run their own SQL.
-    entities: [],
+    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,

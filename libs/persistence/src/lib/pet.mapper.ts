@@ -1,7 +1,17 @@
 import { isPetStatus, type Pet } from '@petstore/domain';
+import type { PetEntity } from './entities';
 
-/** A `pets` row as a driver returns it, field for field the domain Pet: int8 as string (pg) or bigint (PGlite), text as string. */
-export type PetRow = { readonly [Field in keyof Pet]: Pet[Field] extends bigint ? string | bigint : string };
+/**
+ * A `pets` row as a driver returns it, column for column the entity: int8 as string (pg) or bigint
+ * (PGlite), text as any string (toPet checks what the domain narrows it to), the rest as the entity says.
+ */
+export type PetRow = {
+  readonly [Column in keyof PetEntity]: PetEntity[Column] extends bigint
+    ? string | bigint
+    : PetEntity[Column] extends string
+      ? string
+      : PetEntity[Column];
+};
 
 /** Turns a row into a domain Pet; a status the domain does not know means the data is corrupt. */
 export function toPet(row: PetRow): Pet {
