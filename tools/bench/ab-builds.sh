@@ -22,7 +22,7 @@ psql -d postgres -qc "CREATE DATABASE $DB"
 trap cleanup EXIT
 start() { # build port
   (cd "$1" && DATABASE_URL=$URL API_KEYS=$KEY RATE_LIMIT_PER_MINUTE=1000000000 LOG_LEVEL=warn NODE_ENV=production \
-    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$(mktemp -d)" "$NODE" dist/apps/api/src/main.js > /dev/null 2>&1 &)
+    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$(mktemp -d)" "$NODE" --heap-growing-percent=50 dist/apps/api/src/main.js > /dev/null 2>&1 &)
   until curl -fs "http://127.0.0.1:$2/healthz" > /dev/null; do sleep 0.2; done
 }
 start "${OLD_DIR:?OLD_DIR: a checkout with npm run build done}" "${PORTS[0]}"

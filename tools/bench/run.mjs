@@ -113,7 +113,12 @@ async function start(name, env) {
     bare: [BARE_MAIN, baselineEnv],
   }[name];
   const since = performance.now();
-  const child = spawnTracked(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv } });
+  // The service as the image runs it (Dockerfile, CMD).
+  const nodeArgs = name === 'service' ? ['--heap-growing-percent=50'] : [];
+  const child = spawnTracked(process.execPath, [...nodeArgs, main], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv },
+  });
   const startMs = await waitFor200(`${url}/v1/pets?limit=1`, { headers: AUTH, child, since });
   return { name, child, url, startMs };
 }

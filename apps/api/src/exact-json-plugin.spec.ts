@@ -70,6 +70,17 @@ describe('exactJsonResponseBodyPlugin', () => {
     }
   });
 
+  it('leaves JSON to Swagger UI in a browser without JSON.rawJSON', () => {
+    const { rawJSON } = JSON as { rawJSON?: unknown };
+    delete (JSON as { rawJSON?: unknown }).rawJSON;
+    try {
+      const props = { content: '{"id":1}', contentType: 'application/json' };
+      expect(render(props)).toEqual({ type: ORIGINAL, props, children: [] });
+    } finally {
+      Object.assign(JSON, { rawJSON });
+    }
+  });
+
   it('works from its source text alone, as @nestjs/swagger writes it into the page', () => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the page evaluates the source text: so does this test
     const fromSource = (new Function(`return (${exactJsonResponseBodyPlugin.toString()});`) as () => Plugin)();

@@ -1,7 +1,7 @@
 // Swagger UI shows a JSON response body as JSON.stringify(JSON.parse(body), null, 2): every
 // integer beyond 2^53 comes out rounded (9223372036854775807 as 9223372036854776000), while
 // the service sends ids and categoryIds exactly over the whole int64 range. This plugin
-// shows the body as the service sent it, only indented.
+// shows the body as the service sent it, only indented, by JSON's own source text access.
 
 /** The parts of Swagger UI's plugin system the plugin uses (swagger-ui docs: "Plugin API"). */
 interface SwaggerUiSystem {
@@ -21,61 +21,29 @@ interface ResponseBodyProps {
  * this one must be self-contained: nothing from outside its own body, no imports.
  */
 export function exactJsonResponseBodyPlugin() {
-  /** Whether `text` is one JSON value (what Swagger UI checks before it formats a body as JSON). */
-  function isJson(text: string): boolean {
-    try {
-      JSON.parse(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Where the whitespace after `index` ends. */
-  function skipWhitespace(text: string, index: number): number {
-    let next = index;
-    while (next < text.length && ' \t\n\r'.includes(text[next])) next++;
-    return next;
-  }
+  /** JSON with the source text of each value (TC39's "JSON.parse source text access": Node 21 on, current browsers). */
+  const json = JSON as unknown as {
+    parse(text: string, reviver: (key: string, value: unknown, context?: { source?: string }) => unknown): unknown;
+    stringify(value: unknown, replacer: null, space: number): string;
+    rawJSON?: (this: void, text: string) => unknown;
+  };
 
   /**
-   * Valid JSON text laid out as JSON.stringify(value, null, 2) lays it out, but with every
-   * literal as written: numbers are never converted, so no digit is lost.
+   * The body laid out as JSON.stringify(value, null, 2) lays it out, every literal as written (no
+   * digit lost); undefined when it is not JSON or the browser cannot keep literals as written.
    */
-  function indentJson(text: string): string {
-    let out = '';
-    let depth = 0;
-    const newline = () => '\n' + '  '.repeat(depth);
-    for (let i = 0; i < text.length; i++) {
-      const char = text[i];
-      if (char === '"') {
-        // A string, escapes included, goes through unchanged.
-        let end = i + 1;
-        while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-        out += text.slice(i, end + 1);
-        i = end;
-      } else if (char === '{' || char === '[') {
-        const next = skipWhitespace(text, i + 1);
-        // JSON.stringify writes an empty object or array as {} or [].
-        if (text[next] === '}' || text[next] === ']') {
-          out += char + text[next];
-          i = next;
-        } else {
-          depth++;
-          out += char + newline();
-        }
-      } else if (char === '}' || char === ']') {
-        depth--;
-        out += newline() + char;
-      } else if (char === ',') {
-        out += ',' + newline();
-      } else if (char === ':') {
-        out += ': ';
-      } else if (!' \t\n\r'.includes(char)) {
-        out += char;
-      }
+  function exactlyIndented(text: string): string | undefined {
+    const { rawJSON } = json;
+    if (rawJSON === undefined) return undefined;
+    try {
+      return json.stringify(
+        json.parse(text, (_key, value, context) => (context?.source === undefined ? value : rawJSON(context.source))),
+        null,
+        2,
+      );
+    } catch {
+      return undefined;
     }
-    return out;
   }
 
   return {
@@ -83,17 +51,16 @@ export function exactJsonResponseBodyPlugin() {
       responseBody: (Original: unknown, system: SwaggerUiSystem) =>
         function ExactJsonResponseBody(props: ResponseBodyProps) {
           const { content, contentType } = props;
-          // Anything else (not JSON, not valid, a download) is left to Swagger UI.
-          if (!/json/i.test(contentType ?? '') || typeof content !== 'string' || !isJson(content)) {
-            return system.React.createElement(Original, props);
-          }
+          const shown = /json/i.test(contentType ?? '') && typeof content === 'string' ? exactlyIndented(content) : undefined;
+          // Anything else (not JSON, not valid, a download, an older browser) is left to Swagger UI.
+          if (shown === undefined) return system.React.createElement(Original, props);
           const HighlightCode = system.getComponent('HighlightCode', true);
           const code = { language: 'json', downloadable: true, fileName: `response_${Date.now()}.json`, canCopy: true };
           return system.React.createElement(
             'div',
             null,
             system.React.createElement('h5', null, 'Response body'),
-            system.React.createElement(HighlightCode, code, indentJson(content)),
+            system.React.createElement(HighlightCode, code, shown),
           );
         },
     },

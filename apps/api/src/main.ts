@@ -1,8 +1,6 @@
 // First: the modules imported after it are compiled once and cached on disk (Node 22.1 and later).
 import './compile-cache';
-// Second, before the heap grows: how far V8 lets it grow (docs/performance.md, "Memory").
-import './heap-growth';
-// Third, before the modules it instruments: OpenTelemetry traces, when asked for.
+// Second, before the modules it instruments: OpenTelemetry traces, when asked for.
 import './tracing';
 import 'reflect-metadata';
 import { runFromCommandLine } from './server';

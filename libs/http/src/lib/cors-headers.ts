@@ -1,5 +1,4 @@
-import type { OpenAPIObject } from '@nestjs/swagger';
-import type { ParameterObject, ReferenceObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OpenAPIObject, ParameterObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
 
 /** The headers a browser client of another origin may send (allowed) and read (exposed). */
 export interface CorsHeaders {

@@ -29,16 +29,15 @@ function sentErrorBody(errorAnswers: ErrorAnswerCounter, status: number, message
 /**
  * Fastify's clientErrorHandler, for Node's clientError event: the request could not be parsed
  * (malformed, headers too large) or did not arrive in time. No request or reply exists, so the
- * answer is written to the socket, unless an answer was already begun or sent (its body being
- * drained); the connection is closed either way.
+ * answer is written to the socket (Node's documented way, as Fastify's own handler does), unless
+ * the request was already answered (its body being drained); the connection is closed either way.
  */
 export function clientErrorHandler(errorAnswers: ErrorAnswerCounter) {
   return function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (isDrainingAfterAnswer(socket)) return void socket.destroy(error);
     const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, message: 'Malformed HTTP request' };
-    const begun = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
-    if (!begun) writeErrorAndClose(this.log, errorAnswers, socket, status, message, randomUUID());
+    writeErrorAndClose(this.log, errorAnswers, socket, status, message, randomUUID());
     socket.destroy(error);
   };
 }
