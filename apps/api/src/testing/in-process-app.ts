@@ -51,6 +51,19 @@ export function startInProcessApp(
   return starting;
 }
 
+/** This test file's app with the default settings (see defaultApp). */
+let sharedApp: Promise<InProcessApp> | undefined;
+
+/**
+ * The app with the default settings, started by the first suite of the test file that asks and
+ * shared by the rest (apps/api/src/default-app.spec.ts runs the suites of default-app/ on one),
+ * closed when the file ends: suites that share it do not close it. Jest gives each test file a
+ * module registry of its own, so a file never sees another file's app.
+ */
+export function defaultApp(): Promise<InProcessApp> {
+  return (sharedApp ??= startInProcessApp());
+}
+
 async function start(env: Readonly<Record<string, string>>, logs: boolean, imports: CreateAppOptions['imports']): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();
