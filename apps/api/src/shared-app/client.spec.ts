@@ -1,11 +1,11 @@
 import { createPet, getIfChanged, type Pet } from '@petstore/client';
 import { client, expectNoPetWithId, INT64_MAX, INT64_MIN, injectFetch } from '../testing/http';
-import { defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 import { walkPets, type WalkPetsQuery } from '@petstore/client';
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 // The happy paths through the typed client generated from the committed OpenAPI document, on the

@@ -1,11 +1,11 @@
 import { call, expectError, type ListedPet, nextLink, petsAfter } from '../testing/http';
-import { defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // GET /v1/pets on the real application, in process: pages, filters, cursors and their refusals.
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 const list = async (query = ''): Promise<ListedPet[]> => {

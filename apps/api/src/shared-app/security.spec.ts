@@ -1,5 +1,5 @@
 import { call } from '../testing/http';
-import { defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Security headers, and CORS off by default, on the real application in process
 // (CORS configured: cors.spec.ts, an app of its own).
@@ -15,7 +15,7 @@ const API_SECURITY_HEADERS = {
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 describe('security headers', () => {

@@ -1,4 +1,4 @@
-import { AUTH, defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Query and path parameters on the real application: ajv checks them against the operation's
 // parameters in the document (route-schemas.ts), and every refusal names what the value must be.
@@ -6,7 +6,7 @@ import { AUTH, defaultApp, type InProcessApp } from '../testing/in-process-app';
 describe('query and path parameters, in process', () => {
   let petstore: InProcessApp;
   beforeAll(async () => {
-    petstore = await defaultApp();
+    petstore = await sharedApp();
   });
 
   const get = (url: string) => petstore.fastify.inject({ method: 'GET', url, headers: AUTH });

@@ -1,13 +1,13 @@
 import { committedDocument, exampleRequestOf, operationsOf } from '../testing/document';
 import { call, expectError } from '../testing/http';
-import { defaultApp, type InProcessApp, TEST_API_KEY } from '../testing/in-process-app';
+import { sharedApp, type InProcessApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // Bearer authentication of every operation on the real application, in process (the budgets and
 // limits: rate-limits.spec.ts, an app with small ones).
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 const document = committedDocument();

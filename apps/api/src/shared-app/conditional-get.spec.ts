@@ -1,5 +1,5 @@
 import { type ApiResponse, call, type CallOptions, type ListedPet, nextLink } from '../testing/http';
-import { AUTH, defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Conditional GET (RFC 9110, section 13) on getPet and listPets, on the real application: an ETag
 // on every 200, If-None-Match answered 304 with the 200's headers and no body, a new ETag when the
@@ -8,7 +8,7 @@ import { AUTH, defaultApp, type InProcessApp } from '../testing/in-process-app';
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 /** A strong entity-tag (RFC 9110, section 8.8.3): an opaque string in double quotes. */

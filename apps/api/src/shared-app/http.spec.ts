@@ -1,5 +1,5 @@
 import { basePathOf, committedDocument, ROUTE_METHODS, servedMethods } from '../testing/document';
-import { AUTH, defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // HTTP behaviour of the real application that needs no socket of its own: routes, methods, ids,
 // probes, the served document. What needs a real connection (431, bytes that are not HTTP,
@@ -19,7 +19,7 @@ const otherMethods = documentedPaths.flatMap(({ url, served }) =>
 describe('HTTP behaviour, in process', () => {
   let petstore: InProcessApp;
   beforeAll(async () => {
-    petstore = await defaultApp();
+    petstore = await sharedApp();
   });
 
   const inject = (method: string, url: string, headers: Record<string, string> = AUTH) =>

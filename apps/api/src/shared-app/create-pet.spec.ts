@@ -1,11 +1,11 @@
 import { type ApiResponse, call, expectError, petsAfter } from '../testing/http';
-import { defaultApp, type InProcessApp } from '../testing/in-process-app';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // POST /v1/pets on the real application, in process: what it stores, and every way a body is refused.
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await defaultApp();
+  petstore = await sharedApp();
 });
 
 const create = (json: unknown, headers: Record<string, string> = {}) => call(petstore, 'POST', '/v1/pets', { json, headers });
