@@ -13,8 +13,8 @@ const preset = Object.fromEntries(Object.entries(require('./jest.preset')).filte
 // - "unit": the unit tests and the in-process suite of every Nx project, as one Jest project. Jest
 //   keeps a transform cache per project: as a dozen, each that loads Nest compiled its ES modules
 //   again. The projects' own jest.config.js stay for `nx test <project>`; this one takes the
-//   projects' folders from Nx, the api's set-up (closing what a file left open) and the tools'
-//   transform from their configs.
+//   projects' folders from Nx, the api's set-up (closing what a file left open) and ignored folders
+//   (suites that a test file of the api imports), and the tools' transform from their configs.
 // - the e2e targets of apps/api-e2e/jest.config.js (the built service as a child process). Their
 //   global set-up runs only when one of their files is selected: `jest --selectProjects unit` needs no build.
 module.exports = async () => {
@@ -32,6 +32,7 @@ module.exports = async () => {
         moduleFileExtensions: tools.moduleFileExtensions,
         transform: { ...preset.transform, ...tools.transform },
         setupFilesAfterEnv: api.setupFilesAfterEnv.map((file) => file.replace('<rootDir>', '<rootDir>/apps/api')),
+        testPathIgnorePatterns: api.testPathIgnorePatterns.map((pattern) => pattern.replace('<rootDir>', '<rootDir>/apps/api')),
       },
       ...e2e.projects,
     ],

@@ -6,4 +6,6 @@ module.exports = {
   preset: '../../jest.preset.js',
   testTimeout: 60_000,
   setupFilesAfterEnv: ['<rootDir>/src/testing/file-teardown.ts'],
+  // Suites run on one shared app by src/shared-app.spec.ts, which imports them: not test files of their own.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/src/shared-app/'],
 };

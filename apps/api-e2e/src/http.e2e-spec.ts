@@ -30,7 +30,7 @@ function expectAnswerHeaders(headers: Headers): void {
   expect(headers.get('x-content-type-options')).toBe('nosniff');
 }
 
-// What needs a real connection; the rest of the HTTP behaviour is shown in process (apps/api/src/http.spec.ts).
+// What needs a real connection; the rest of the HTTP behaviour is shown in process (apps/api/src/shared-app/http.spec.ts).
 describeOn('pglite')('HTTP behaviour on a real connection', () => {
   it('answers 431 with an Error body for oversized headers', async () => {
     const response = await call('GET', '/v1/pets', { headers: { 'x-filler': 'a'.repeat(20_000) }, contract: false });

@@ -8,7 +8,7 @@ import { AUTH, databaseEnv, type RunningServer, startServer, TEST_API_KEY, testD
 // Safe retries of createPet where they need a process or several: a service killed amid keyed
 // creates, on both stores; and on PostgreSQL (straight, or through PgBouncer in transaction mode on
 // the pooled target) several instances sharing keys and database outages. What one instance
-// guarantees is shown in process: apps/api/src/idempotency.spec.ts.
+// guarantees is shown in process: apps/api/src/shared-app/idempotency.spec.ts.
 
 const onPostgres = target !== 'pglite';
 const itOnPostgres = onPostgres ? it : it.skip;

@@ -3,7 +3,7 @@ import { describeOn, target } from './support/api';
 import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer, TEST_API_KEY } from './support/server';
 
 // /metrics on a port of its own, for the platform (main.ts), and the access log's line. On the API
-// port, in process: apps/api/src/metrics.spec.ts.
+// port, in process: apps/api/src/shared-app/metrics.spec.ts.
 
 /** Scrapes /metrics and parses it as Prometheus text, so that a malformed exposition fails the test. */
 async function scrape(url: string, headers: Record<string, string> = {}) {

@@ -2,7 +2,7 @@ import { committedDocument, operationsOf, servedMethods } from './testing/docume
 import { call } from './testing/http';
 import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
 
-// CORS with CORS_ORIGINS, on the real application in process (off by default: security.spec.ts).
+// CORS with CORS_ORIGINS, on the real application in process (off by default: shared-app/security.spec.ts).
 
 const ORIGIN = 'https://app.example.com';
 

@@ -18,7 +18,7 @@ afterAll(() => Promise.all([first?.close(), second?.close()]));
 async function valueOf(petstore: InProcessApp, name: string, labels: Record<string, string>): Promise<number> {
   const response = await call(petstore, 'GET', '/metrics', { auth: false });
   expect(response.status).toBe(200);
-  // The event-loop lag's `Nan`, which prom2javascript cannot read (as in metrics.spec.ts).
+  // The event-loop lag's `Nan`, which prom2javascript cannot read (as in shared-app/metrics.spec.ts).
   const metrics = await getMetricsFromIterator(response.text.replace(/ Nan$/gim, ' 0').split('\n')[Symbol.iterator]());
   const samples = (metrics[name]?.data ?? []) as (PromHistogramData & PromData)[];
   const sample = samples.find((candidate) => Object.entries(labels).every(([label, value]) => candidate.labels[label] === value));

@@ -52,6 +52,34 @@ export function startInProcessApp(
   return starting;
 }
 
+/** Two more clients' keys the shared app accepts, after TEST_API_KEY (which stays the first: its principal is env-1). */
+export const CLIENT_ONE = 'client-one-key-0123456789';
+export const CLIENT_TWO = 'client-two-key-0123456789';
+
+/**
+ * The shared app's settings: the defaults, but for what its suites show. Not the defaults, so that
+ * what follows them shows: the request time-out (the duration buckets end there) and the commit
+ * (in the build info); and two more clients, each with its own Idempotency-Keys.
+ */
+export const SHARED_APP_ENV = {
+  API_KEYS: [TEST_API_KEY, CLIENT_ONE, CLIENT_TWO].join(','),
+  HTTP_REQUEST_TIMEOUT_MS: '12000',
+  GIT_COMMIT: '0123456789abcdef0123456789abcdef01234567',
+} as const;
+
+/** This test file's shared app (see sharedApp). */
+let shared: Promise<InProcessApp> | undefined;
+
+/**
+ * The app of SHARED_APP_ENV, started by the first suite of the test file that asks and shared by
+ * the rest (apps/api/src/shared-app.spec.ts runs the suites of shared-app/ on one), closed when the
+ * file ends: suites that share it do not close it. Jest gives each test file a module registry of
+ * its own, so a file never sees another file's app.
+ */
+export function sharedApp(): Promise<InProcessApp> {
+  return (shared ??= startInProcessApp(SHARED_APP_ENV));
+}
+
 async function start(env: Readonly<Record<string, string>>, logs: boolean, imports: CreateAppOptions['imports']): Promise<InProcessApp> {
   const config = loadConfig({ API_KEYS: TEST_API_KEY, ...env });
   const database = await createTestDatabase();

@@ -1,13 +1,12 @@
 import { createPet, getIfChanged, type Pet } from '@petstore/client';
-import { client, expectNoPetWithId, INT64_MAX, INT64_MIN, injectFetch } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { client, expectNoPetWithId, INT64_MAX, INT64_MIN, injectFetch } from '../testing/http';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 import { walkPets, type WalkPetsQuery } from '@petstore/client';
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 // The happy paths through the typed client generated from the committed OpenAPI document, on the
 // real application in process (its fetch answered by inject): a contract change that breaks

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { type ApiResponse, call, expectError } from './testing/http';
-import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
+import { type ApiResponse, call, expectError } from '../testing/http';
+import { CLIENT_ONE, CLIENT_TWO, type InProcessApp, sharedApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // Safe retries of createPet on the real application, in process: every guarantee of the
 // Idempotency-Key that one instance gives, on PGlite and (TEST_DATABASE_URL) on PostgreSQL, where
@@ -11,9 +11,6 @@ import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in
 
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
 const itOnPostgres = onPostgres ? it : it.skip;
-/** Two more clients, after the test key (which stays the first: its principal is env-1). */
-const CLIENT_ONE = 'client-one-key-0123456789';
-const CLIENT_TWO = 'client-two-key-0123456789';
 
 const newKey = () => randomUUID();
 const uniqueName = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
@@ -22,9 +19,8 @@ const idOf = (response: ApiResponse) => BigInt(/"id":(\d+)/.exec(response.text)!
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp({ API_KEYS: [TEST_API_KEY, CLIENT_ONE, CLIENT_TWO].join(',') });
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 /** A keyed create, checked against the document like every other answer. */
 function createKeyed(key: string, json: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {

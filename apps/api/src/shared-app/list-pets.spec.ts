@@ -1,13 +1,12 @@
-import { call, expectError, type ListedPet, nextLink, petsAfter } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { call, expectError, type ListedPet, nextLink, petsAfter } from '../testing/http';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // GET /v1/pets on the real application, in process: pages, filters, cursors and their refusals.
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 const list = async (query = ''): Promise<ListedPet[]> => {
   const response = await call(petstore, 'GET', `/v1/pets${query}`);

@@ -1,5 +1,5 @@
-import { call } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { call } from '../testing/http';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Security headers, and CORS off by default, on the real application in process
 // (CORS configured: cors.spec.ts, an app of its own).
@@ -15,9 +15,8 @@ const API_SECURITY_HEADERS = {
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 describe('security headers', () => {
   it.each([

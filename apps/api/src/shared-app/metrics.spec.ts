@@ -2,23 +2,20 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { getMetricsFromIterator, type PromData, type PromHistogramData } from 'prom2javascript';
-import { committedDocument } from './testing/document';
-import { call, expectNoPetWithId } from './testing/http';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
-import { sendRaw } from './testing/raw-http';
+import { committedDocument } from '../testing/document';
+import { call, expectNoPetWithId } from '../testing/http';
+import { AUTH, type InProcessApp, SHARED_APP_ENV, sharedApp } from '../testing/in-process-app';
+import { sendRaw } from '../testing/raw-http';
 
 // GET /metrics on the API port, on the real application in process. On a port of its own with a
 // token (main.ts's metrics server) and what the access log says: apps/api-e2e's metrics.e2e-spec.ts.
 
-// Not the defaults, so that what follows them shows.
-const REQUEST_TIMEOUT_MS = '12000';
-const GIT_COMMIT = '0123456789abcdef0123456789abcdef01234567';
+const { HTTP_REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT_MS, GIT_COMMIT } = SHARED_APP_ENV;
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp({ HTTP_REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT_MS, GIT_COMMIT });
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 /** Scrapes /metrics and parses it as Prometheus text, so that a malformed exposition fails the test. */
 async function scrape() {
@@ -181,7 +178,7 @@ describe('GET /metrics', () => {
 
   it('names the build: version, commit and Node.js', async () => {
     const [info, ...others] = (await scrape())['petstore_build_info']?.data as PromData[];
-    const { version } = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { version: string };
     expect(others).toEqual([]);
     expect(info).toEqual(expect.objectContaining({ labels: { version, commit: GIT_COMMIT, node: process.version }, value: 1 }));
   });

@@ -1,4 +1,4 @@
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Query and path parameters on the real application: ajv checks them against the operation's
 // parameters in the document (route-schemas.ts), and every refusal names what the value must be.
@@ -6,9 +6,8 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 describe('query and path parameters, in process', () => {
   let petstore: InProcessApp;
   beforeAll(async () => {
-    petstore = await startInProcessApp();
+    petstore = await sharedApp();
   });
-  afterAll(() => petstore?.close());
 
   const get = (url: string) => petstore.fastify.inject({ method: 'GET', url, headers: AUTH });
   const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });

@@ -1,15 +1,14 @@
-import { committedDocument, exampleRequestOf, operationsOf } from './testing/document';
-import { call, expectError } from './testing/http';
-import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
+import { committedDocument, exampleRequestOf, operationsOf } from '../testing/document';
+import { call, expectError } from '../testing/http';
+import { sharedApp, type InProcessApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // Bearer authentication of every operation on the real application, in process (the budgets and
 // limits: rate-limits.spec.ts, an app with small ones).
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 const document = committedDocument();
 /** Every operation of the committed document, as its documented example request. */

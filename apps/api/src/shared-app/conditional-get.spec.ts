@@ -1,5 +1,5 @@
-import { type ApiResponse, call, type CallOptions, type ListedPet, nextLink } from './testing/http';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type ApiResponse, call, type CallOptions, type ListedPet, nextLink } from '../testing/http';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Conditional GET (RFC 9110, section 13) on getPet and listPets, on the real application: an ETag
 // on every 200, If-None-Match answered 304 with the 200's headers and no body, a new ETag when the
@@ -8,9 +8,8 @@ import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 /** A strong entity-tag (RFC 9110, section 8.8.3): an opaque string in double quotes. */
 const ENTITY_TAG = /^"[\x21\x23-\x7e]+"$/;

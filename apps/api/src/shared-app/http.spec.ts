@@ -1,5 +1,5 @@
-import { basePathOf, committedDocument, ROUTE_METHODS, servedMethods } from './testing/document';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { basePathOf, committedDocument, ROUTE_METHODS, servedMethods } from '../testing/document';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // HTTP behaviour of the real application that needs no socket of its own: routes, methods, ids,
 // probes, the served document. What needs a real connection (431, bytes that are not HTTP,
@@ -19,9 +19,8 @@ const otherMethods = documentedPaths.flatMap(({ url, served }) =>
 describe('HTTP behaviour, in process', () => {
   let petstore: InProcessApp;
   beforeAll(async () => {
-    petstore = await startInProcessApp();
+    petstore = await sharedApp();
   });
-  afterAll(() => petstore?.close());
 
   const inject = (method: string, url: string, headers: Record<string, string> = AUTH) =>
     petstore.fastify.inject({ method: method as 'GET', url, headers });

@@ -1,13 +1,12 @@
-import { type ApiResponse, call, expectError, petsAfter } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type ApiResponse, call, expectError, petsAfter } from '../testing/http';
+import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // POST /v1/pets on the real application, in process: what it stores, and every way a body is refused.
 
 let petstore: InProcessApp;
 beforeAll(async () => {
-  petstore = await startInProcessApp();
+  petstore = await sharedApp();
 });
-afterAll(() => petstore?.close());
 
 const create = (json: unknown, headers: Record<string, string> = {}) => call(petstore, 'POST', '/v1/pets', { json, headers });
 

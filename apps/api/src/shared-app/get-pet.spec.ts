@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { AUTH, sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // GET /v1/pets/{petId}, deprecated: the pet with exact int64 digits, and the deprecation headers on every answer.
 
@@ -25,9 +25,8 @@ const expectDeprecationHeaders = (response: LightMyRequestResponse) => {
 describe('GET /v1/pets/{petId} (deprecated), in process', () => {
   let petstore: InProcessApp;
   beforeAll(async () => {
-    petstore = await startInProcessApp();
+    petstore = await sharedApp();
   });
-  afterAll(() => petstore?.close());
 
   const get = (url: string, headers: Record<string, string> = AUTH) => petstore.fastify.inject({ method: 'GET', url, headers });
 
