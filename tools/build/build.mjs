@@ -63,10 +63,6 @@ const UNBUNDLED = [
   'pino',
   'pino-pretty',
   'thread-stream',
-  // @nestjs/mapped-types loads them with createRequire(): a bundled copy would be a second one,
-  // with validation and transformation metadata of its own.
-  'class-validator',
-  'class-transformer',
   // ioredis reads its package.json beside its code (its version, sent to Redis) and trims its own
   // directory from error stacks: in the bundle, that would be every frame of the service.
   // OpenTelemetry's instrumentations hook `require`: they see ioredis, pino and pg only loaded from node_modules.
@@ -89,6 +85,9 @@ const UNBUNDLED = [
   '@nestjs/platform-express',
   '@fastify/view',
   '@fastify/multipart',
+  // Nest's ValidationPipe's and @nestjs/mapped-types' (inputs are checked by ajv: docs/decisions/0007).
+  'class-validator',
+  'class-transformer',
 ];
 
 /**

@@ -1,8 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import { AppConfig } from '@petstore/config';
-import { JsonBodyValidationPipe } from '@petstore/http';
 import { ErrorBodyFilter } from '@petstore/http-errors';
 import {
   type AppMetrics,
@@ -25,8 +24,8 @@ export function databaseLocationOf(config: AppConfig): DatabaseLocation {
 
 /**
  * The modules of the service: binds the ports to their adapters, gives every module the
- * application's metrics registry, and answers every route's errors with the Error body and
- * validates every JSON body (createApp builds the HTTP application around it).
+ * application's metrics registry, and answers every route's errors with the Error body (createApp
+ * builds the HTTP application around it).
  */
 @Module({})
 export class AppModule {
@@ -62,7 +61,6 @@ export class AppModule {
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },
         { provide: APP_FILTER, useValue: new ErrorBodyFilter(metrics.errorAnswers) },
-        { provide: APP_PIPE, useClass: JsonBodyValidationPipe },
       ],
     };
   }

@@ -9,7 +9,6 @@ import { preparePrivateDataDir } from '@petstore/data-dir';
 import {
   AJV_OPTIONS,
   answerUnroutable,
-  assertEveryBodyValidated,
   BODY_LIMIT_BYTES,
   clientErrorHandler,
   corsHeadersOf,
@@ -62,8 +61,8 @@ export interface PetstoreApp {
  * The composition root of the HTTP application, and nothing else builds one: server.ts listens on it,
  * export-openapi reads its document, the in-process tests inject into it. Each concern registers
  * its own hooks: Fastify's plugins (observability, then the HTTP protocol, which depends on it) and
- * Nest's modules (authentication, the features, the error filter and the body pipe). What remains
- * here needs the whole application: the document, the route schemas and CORS derived from it, and
+ * Nest's modules (authentication, the features, the error filter). What remains here needs the
+ * whole application: the document, the route schemas (every input's check: docs/decisions/0007) and CORS derived from it, and
  * the 405 answers, known once every route is.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<PetstoreApp> {
@@ -94,7 +93,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
   }
-  assertEveryBodyValidated(app);
   if (options.documentOnly) return { app, document, metrics };
 
   // Connects the database, migrates and registers the routes.

@@ -11,5 +11,4 @@ import './shared-app/http.spec';
 import './shared-app/idempotency.spec';
 import './shared-app/list-pets.spec';
 import './shared-app/metrics.spec';
-import './shared-app/query-and-path.spec';
 import './shared-app/security.spec';

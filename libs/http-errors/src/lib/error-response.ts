@@ -125,7 +125,7 @@ export function toErrorResponse(exception: unknown, request?: FailedRequest): Er
 function fromHttpException(exception: Error, status: number, cause: FastifyLikeError | undefined, request?: FailedRequest): ErrorResponse {
   if (status >= 500) return errorAnswer(status, HttpErrorCode.InternalError, 'Internal server error');
   if (cause?.validation?.length) {
-    return errorAnswer(400, HttpErrorCode.ValidationFailed, validationMessage(cause.validation[0], cause.validationContext));
+    return errorAnswer(400, HttpErrorCode.ValidationFailed, validationMessages(cause.validation, cause.validationContext));
   }
   const known = typeof cause?.code === 'string' ? FASTIFY_ERRORS[cause.code] : undefined;
   if (known) return errorAnswer(status, known.code, typeof known.message === 'string' ? known.message : known.message(request));
@@ -136,12 +136,21 @@ function fromHttpException(exception: Error, status: number, cause: FastifyLikeE
   return errorAnswer(status, errorCodeFor(status), exception.message);
 }
 
+/** Every problem, each once; a value of the wrong type (a repeated parameter is a list) is told only that. */
+function validationMessages(errors: readonly ValidationError[], context?: string): string {
+  const isType = (error: ValidationError) => (error.params?.errors ?? [error]).some(({ keyword }) => keyword === 'type');
+  const mistyped = new Set(errors.filter(isType).map((error) => error.instancePath));
+  const shown = errors.filter((error) => isType(error) || !mistyped.has(error.instancePath));
+  return [...new Set(shown.map((error) => validationMessage(error, context)))].join('; ');
+}
+
 function validationMessage(error: ValidationError, context = 'request'): string {
   // An unknown property is named, since the schema's own message cannot say which one it was.
   const unknown = (error.params?.errors ?? [error]).flatMap(({ params }) => params?.additionalProperty ?? []);
   if (unknown.length > 0) {
-    const what = context === 'querystring' ? 'query parameter' : `${context} property`;
-    return `Unknown ${what}${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}${error.message ? `: ${error.message}` : ''}`;
+    const [one, many] =
+      context === 'querystring' ? ['query parameter', 'query parameters'] : [`${context} property`, `${context} properties`];
+    return `Unknown ${unknown.length > 1 ? many : one} ${unknown.join(', ')}${error.message ? `: ${error.message}` : ''}`;
   }
   // Schemas carry an `errorMessage` that names the field; other failures get a generic sentence.
   if (error.keyword === 'errorMessage' && error.message) return error.message;

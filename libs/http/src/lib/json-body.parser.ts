@@ -7,7 +7,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * How deeply a request body may nest objects and arrays. No operation takes more than one
- * level; the bound keeps every later step (the parser, class-transformer, validation) away
+ * level; the bound keeps every later step (the parser, the validation) away
  * from deep recursion, which overflows the stack somewhere past a few thousand levels.
  */
 export const JSON_MAX_DEPTH = 32;

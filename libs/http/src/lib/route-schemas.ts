@@ -1,11 +1,12 @@
-import type { OpenAPIObject, ParameterObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { OpenAPIObject, ParameterObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
-import { INTEGER_TEXT_KEYWORD, type IntegerText } from './integer-text.keyword';
+import type { ExactInteger } from './input-keywords';
 
 // Fastify's route schemas, taken from the OpenAPI document that @nestjs/swagger builds from the
-// controllers' decorators and DTOs. The document is the one definition of every parameter and
-// answer: what clients read, what ajv checks in the query and the path, and what
-// fast-json-stringify writes. Nothing here knows a feature; a route is found by its method and path.
+// controllers' decorators and DTOs. The document is the one definition of every input and answer:
+// what clients read, what ajv checks in the path, the query and the JSON body (all refused alike,
+// every problem named), and what fast-json-stringify writes. Nothing here knows a feature; a route
+// is found by its method and path (docs/decisions/0007).
 
 type Schema = SchemaObject | ReferenceObject;
 type Components = NonNullable<OpenAPIObject['components']>;
@@ -14,54 +15,59 @@ type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 export interface RouteSchemas {
   readonly params?: object;
   readonly querystring?: object;
+  readonly body?: object;
   readonly response?: Readonly<Record<number, object>>;
 }
 
+/** What a string's pattern means, in words a refusal can say: a regular expression is no message. */
+const PATTERN_MEANS = 'x-pattern-means';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
 /**
  * Gives each route the document describes the schemas of its operation, as Fastify registers it:
- * the route's method and path, under the document's base path, name the operation. Register it
- * before the routes are (Nest registers them at init).
+ * the route's method and path, under the document's base path, name the operation. Every
+ * operation's schemas are made here, at once, so that one the service cannot check stops the
+ * start. Register it before the routes are (Nest registers them at init).
  */
 export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
-  const operations = operationsByRoute(document);
+  const schemas = schemasByRoute(document);
   fastify.addHook('onRoute', (route) => {
     // Fastify's HEAD route for a GET is the GET's, as HTTP says: it checks the same input.
-    const operation = [route.method]
+    const found = [route.method]
       .flat()
       .flatMap((method) => (method === 'HEAD' ? ['HEAD', 'GET'] : [method]))
-      .map((method) => operations.get(`${method} ${route.url}`))
-      .find((found) => found !== undefined);
-    if (operation) route.schema = { ...routeSchemasOf(operation, document.components ?? {}), ...route.schema };
+      .map((method) => schemas.get(`${method} ${route.url}`))
+      .find((schema) => schema !== undefined);
+    if (found) route.schema = { ...found, ...route.schema };
   });
 }
 
-/** Each operation of the document by its Fastify route, `GET /v1/pets/:petId`. */
-function operationsByRoute(document: OpenAPIObject): Map<string, Operation> {
+/** The schemas of each operation of the document by its Fastify route, `GET /v1/pets/:petId`. */
+function schemasByRoute(document: OpenAPIObject): Map<string, RouteSchemas> {
   const basePath = new URL(document.servers?.[0]?.url ?? '/', 'http://base').pathname.replace(/\/$/, '');
-  const operations = new Map<string, Operation>();
+  const schemas = new Map<string, RouteSchemas>();
   for (const [path, item] of Object.entries(document.paths)) {
     const url = `${basePath}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) operations.set(`${method.toUpperCase()} ${url}`, operation);
+      const route = `${method.toUpperCase()} ${url}`;
+      if (operation)
+        schemas.set(route, routeSchemasOf(operation, document.components ?? {}, method, `${operation.operationId} (${route})`));
     }
   }
-  return operations;
+  return schemas;
 }
 
-/** The Fastify schemas of one operation: path and query parameters, and each 2xx JSON answer. */
-export function routeSchemasOf(operation: Operation, components: Components): RouteSchemas {
+/** The Fastify schemas of one operation: its path, query and JSON body, and each 2xx JSON answer. */
+function routeSchemasOf(operation: Operation, components: Components, method: string, name: string): RouteSchemas {
   const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter, components) as ParameterObject);
-  const params = parametersSchema(
-    parameters.filter((parameter) => parameter.in === 'path'),
-    components,
-  );
-  const querystring = querySchema(
+  const inPath = parameters.filter((parameter) => parameter.in === 'path');
+  const params = inPath.length > 0 ? parametersSchema(inPath, components) : undefined;
+  const querystring = parametersSchema(
     parameters.filter((parameter) => parameter.in === 'query'),
     components,
   );
+  const body = bodySchema(operation, components, ['post', 'put', 'patch'].includes(method), name);
   const response: Record<number, object> = {};
   for (const [status, answer] of Object.entries(operation.responses ?? {})) {
     const schema = answer && 'content' in answer ? answer.content?.['application/json']?.schema : undefined;
@@ -69,76 +75,139 @@ export function routeSchemasOf(operation: Operation, components: Components): Ro
   }
   return {
     ...(params && { params }),
-    ...(querystring && { querystring }),
+    querystring,
+    ...(body && { body }),
     ...(Object.keys(response).length > 0 && { response }),
   };
 }
 
-/** The object schema ajv checks a route's path or query parameters against; undefined without any. */
-function parametersSchema(parameters: readonly ParameterObject[], components: Components): object | undefined {
-  if (parameters.length === 0) return undefined;
-  return {
-    type: 'object',
-    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter, components)])),
-    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
-  };
+/**
+ * The JSON body's schema. A POST, PUT or PATCH declares its body: swagger leaves out a `@Body()`
+ * typed with an interface (erased at run time), which would reach the handler unchecked.
+ */
+function bodySchema(operation: Operation, components: Components, takesBody: boolean, name: string): object | undefined {
+  const requestBody = operation.requestBody && (resolve(operation.requestBody, components) as RequestBodyObject);
+  const schema = requestBody?.content['application/json']?.schema;
+  if (schema === undefined) {
+    if (requestBody || !takesBody) return undefined;
+    throw new Error(`${name} declares no request body: type its @Body() with a DTO class whose properties carry @ApiProperty`);
+  }
+  const resolved = flatten(schema, components);
+  if (resolved.type !== 'object' || Object.keys(resolved.properties ?? {}).length === 0) {
+    throw new Error(`${name}: its request body is no object with properties; give its DTO's properties @ApiProperty`);
+  }
+  return inputSchema('', resolved, components, false);
 }
 
 /**
- * The query's schema: its parameters, and no other. A misspelt or unsupported parameter (`limt`,
- * `offset`) is refused, naming the ones the operation takes, rather than silently ignored.
+ * The schema ajv checks the path's or the query's parameters against: they and no other. A
+ * misspelt or unsupported query parameter (`limt`, `offset`) is refused, naming the ones the
+ * operation takes, rather than silently ignored (docs/decisions/0003).
  */
-function querySchema(parameters: readonly ParameterObject[], components: Components): object {
+function parametersSchema(parameters: readonly ParameterObject[], components: Components): object {
   const names = parameters.map((parameter) => parameter.name);
+  return objectSchema(
+    parameters.map((parameter) => {
+      // Swagger leaves a parameter's extensions (x-pattern-means) beside its schema.
+      const means = meansOf(parameter);
+      const schema = { ...flatten(parameter.schema ?? {}, components), ...(means && { [PATTERN_MEANS]: means }) };
+      return [parameter.name, inputSchema(parameter.name, schema, components, true)];
+    }),
+    parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    '',
+    { additionalProperties: names.length > 0 ? `the query takes only ${names.join(', ')}` : 'this operation takes no query parameters' },
+  );
+}
+
+/** A closed object of these properties, each missing required one named. */
+function objectSchema(properties: [string, object][], required: readonly string[], prefix: string, messages: object): object {
   return {
     type: 'object',
-    properties: Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter, components)])),
-    required: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    properties: Object.fromEntries(properties),
+    required,
     additionalProperties: false,
     errorMessage: {
-      additionalProperties: names.length > 0 ? `the query takes only ${names.join(', ')}` : 'this operation takes no query parameters',
+      ...messages,
+      ...(required.length > 0 && { required: Object.fromEntries(required.map((key) => [key, `${prefix}${key} is required`])) }),
     },
   };
 }
 
 /**
- * A parameter's schema as ajv checks the text that arrived. Integers are matched as canonical
- * decimals (ajv's coercion would take "1e2", "+5" or " 5") within their bounds and handed to the
- * handler as a number (int32) or a bigint (int64). Every failure says what the parameter must be.
+ * What ajv checks one input against, from its schema in the document, with a message per rule
+ * that names the input (`path`) and says what it must be. Query and path values are text: an
+ * array there means a repeated parameter. Integers are matched exactly (input-keywords.ts).
  */
-function parameterSchema({ name, schema }: ParameterObject, components: Components): object {
-  const resolved = flatten(schema ?? {}, components);
-  if (resolved.type === 'integer') {
-    const integer: IntegerText = {
-      format: resolved.format === 'int64' ? 'int64' : 'int32',
-      ...(resolved.minimum !== undefined && { minimum: resolved.minimum }),
-      ...(resolved.maximum !== undefined && { maximum: resolved.maximum }),
+function inputSchema(path: string, schema: SchemaObject, components: Components, text: boolean): object {
+  const must = (what: string) => `${path} must be ${what}`;
+  const givenOnce = text && { type: `${path} must be given once` };
+  if (schema.type === 'integer') {
+    const integer: ExactInteger = {
+      format: schema.format === 'int32' ? 'int32' : 'int64',
+      ...(schema.minimum !== undefined && { minimum: schema.minimum }),
+      ...(schema.maximum !== undefined && { maximum: schema.maximum }),
+      text,
     };
     return {
-      type: 'string',
-      [INTEGER_TEXT_KEYWORD]: integer,
-      ...(resolved.default !== undefined && { default: String(resolved.default) }),
-      errorMessage: { type: givenOnce(name), [INTEGER_TEXT_KEYWORD]: `${name} must be ${integerDescription(integer)}` },
+      ...(text && { type: 'string' }),
+      exactInteger: integer,
+      ...(text && schema.default !== undefined && { default: String(schema.default) }),
+      errorMessage: { ...givenOnce, exactInteger: must(integerDescription(integer)) },
     };
   }
-  if (resolved.type === 'string' && resolved.enum) {
+  if (schema.type === 'string') {
+    const { enum: values, minLength, maxLength, pattern, format } = schema;
+    const oneOf = values && must(`one of ${values.join(', ')}`);
+    const length = must(lengthDescription(minLength, maxLength));
     return {
       type: 'string',
-      enum: resolved.enum,
-      errorMessage: { type: givenOnce(name), enum: `${name} must be one of ${resolved.enum.join(', ')}` },
+      wellFormed: true,
+      ...pick(schema, ['enum', 'minLength', 'maxLength', 'pattern', 'format', 'default']),
+      errorMessage: {
+        type: oneOf ?? must('a string'),
+        ...givenOnce,
+        wellFormed: must('valid Unicode (no lone surrogates)'),
+        ...(oneOf && { enum: oneOf }),
+        ...(minLength !== undefined && { minLength: length }),
+        ...(maxLength !== undefined && { maxLength: length }),
+        ...(pattern && { pattern: `${path} ${meansOf(schema) ?? `must match ${pattern}`}` }),
+        ...(format && { format: must(`a ${format}`) }),
+      },
     };
   }
-  throw new Error(`Parameter ${name}: only integer and enumerated string parameters are checked; describe the new kind here`);
+  if (schema.type === 'object' && !text) {
+    const prefix = path ? `${path}.` : '';
+    const properties = Object.entries(schema.properties ?? {}).map(
+      ([key, value]) => [key, inputSchema(`${prefix}${key}`, flatten(value, components), components, false)] as [string, object],
+    );
+    return objectSchema(properties, schema.required ?? [], prefix, {
+      type: path ? must('an object') : 'Request body must be a JSON object',
+      additionalProperties: `${path || 'the body'} takes only ${properties.map(([key]) => key).join(', ')}`,
+    });
+  }
+  throw new Error(
+    `${path || 'A request body'}: ${String(schema.type ?? 'a schema without a type')} is no input route-schemas.ts checks yet; ` +
+      'teach its inputSchema the rules and their messages',
+  );
 }
 
-/** A parameter's text is a string unless the parameter was repeated, which arrives as a list. */
-function givenOnce(name: string): string {
-  return `${name} must be given once`;
+function meansOf(value: object): string | undefined {
+  return (value as { [PATTERN_MEANS]?: string })[PATTERN_MEANS];
 }
 
-function integerDescription({ format, minimum, maximum }: IntegerText): string {
-  if (minimum !== undefined && maximum !== undefined) return `an integer from ${minimum} to ${maximum}`;
-  return format === 'int64' ? 'a 64-bit integer' : 'a 32-bit integer';
+function integerDescription({ format, minimum, maximum }: ExactInteger): string {
+  if (minimum === undefined && maximum === undefined) return format === 'int64' ? 'a 64-bit integer' : 'a 32-bit integer';
+  const half = format === 'int64' ? 2n ** 63n : 2n ** 31n;
+  return `an integer from ${minimum ?? -half} to ${maximum ?? half - 1n}`;
+}
+
+function lengthDescription(minLength?: number, maxLength?: number): string {
+  if (maxLength === undefined) return `at least ${minLength} characters long`;
+  return minLength === undefined ? `at most ${maxLength} characters long` : `${minLength} to ${maxLength} characters long`;
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Partial<Pick<T, K>>;
 }
 
 /**

@@ -1,98 +1,114 @@
-import type { ArgumentMetadata } from '@nestjs/common';
-import { JsonBodyValidationPipe } from '@petstore/http';
-import { ApiException } from '@petstore/http-errors';
+import { Body, Controller, Module, Post } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Test } from '@nestjs/testing';
+import { AJV_OPTIONS, registerJsonBodyParser, registerRouteSchemas } from '@petstore/http';
+import { toErrorResponse } from '@petstore/http-errors';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { CreatePetDto } from './create-pet.dto';
 
-async function rejection(promise: () => Promise<unknown>): Promise<ApiException> {
-  try {
-    await promise();
-  } catch (error) {
-    if (error instanceof ApiException) return error;
-    throw error;
+// NewPet's rules as the document says them and Fastify enforces them (route-schemas.ts): the
+// document of a route taking CreatePetDto, its schemas given to a bare Fastify route. The real
+// createPet, end to end: apps/api (create-pet.spec.ts).
+
+@Controller('pets')
+class NewPetController {
+  @Post()
+  create(@Body() body: CreatePetDto): CreatePetDto {
+    return body;
   }
-  throw new Error('the value was accepted');
 }
 
-describe('NewPet (CreatePetDto) through the JSON body pipe', () => {
-  const pipe = new JsonBodyValidationPipe();
-  const body: ArgumentMetadata = { type: 'body', metatype: CreatePetDto, data: '' };
-  const validate = (value: unknown) => pipe.transform(value, body);
-  const messageFor = async (value: unknown) => (await rejection(() => validate(value))).message;
+@Module({ controllers: [NewPetController] })
+class NewPetModule {}
 
-  it('returns a valid body', async () => {
-    await expect(validate({ name: 'Rex', categoryId: 1n })).resolves.toEqual({ name: 'Rex', categoryId: 1n });
+async function fastifyCheckingNewPet(): Promise<FastifyInstance> {
+  const moduleRef = await Test.createTestingModule({ imports: [NewPetModule] }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+  const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+  await app.close();
+  const fastify = Fastify({ ajv: AJV_OPTIONS });
+  registerJsonBodyParser(fastify);
+  registerRouteSchemas(fastify, document);
+  fastify.setErrorHandler((error, _request, reply) => reply.status(400).send(toErrorResponse(error).body));
+  fastify.post('/pets', (request) => ({ categoryIdType: typeof (request.body as CreatePetDto).categoryId }));
+  await fastify.ready();
+  return fastify;
+}
+
+describe('NewPet (CreatePetDto), checked as documented', () => {
+  let fastify: FastifyInstance;
+  beforeAll(async () => {
+    fastify = await fastifyCheckingNewPet();
   });
+  afterAll(() => fastify.close());
 
-  it('accepts a status', async () => {
-    await expect(validate({ name: 'Rex', categoryId: 1n, status: 'sold' })).resolves.toEqual({
-      name: 'Rex',
-      categoryId: 1n,
-      status: 'sold',
+  const create = (body: unknown) =>
+    fastify.inject({
+      method: 'POST',
+      url: '/pets',
+      headers: { 'content-type': 'application/json' },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  const messageFor = async (body: unknown) => (await create(body)).json<{ message: string }>().message;
+
+  it.each([
+    ['the least', { name: 'R', categoryId: 1 }],
+    ['a status', { name: 'Rex', categoryId: 1, status: 'sold' }],
+    ['255 characters', { name: 'a'.repeat(255), categoryId: 1 }],
+    ['255 emoji (510 UTF-16 units: code points are counted)', { name: '🐶'.repeat(255), categoryId: 1 }],
+    ['text of every kind', { name: `O'Malley "the cat" 小白 Zoë 👍🏽 <script>`, categoryId: 1 }],
+    ['the largest int64 category id', '{"name":"Rex","categoryId":9223372036854775807}'],
+  ])('takes %s, its category id a bigint', async (_case, body) => {
+    const answer = await create(body);
+    expect([answer.statusCode, answer.json()]).toEqual([200, { categoryIdType: 'bigint' }]);
   });
 
-  it('accepts the largest int64 category id', async () => {
-    await expect(validate({ name: 'Rex', categoryId: 2n ** 63n - 1n })).resolves.toEqual({ name: 'Rex', categoryId: 2n ** 63n - 1n });
+  it('requires a name and a category id', async () => {
+    expect(await messageFor({})).toBe('name is required; categoryId is required');
   });
 
-  it.each([null, [], 'x', 5, undefined])('refuses the non-object %p with 400 VALIDATION_FAILED', async (value) => {
-    const error = await rejection(() => validate(value));
-    expect(error.getStatus()).toBe(400);
-    expect(error.code).toBe('VALIDATION_FAILED');
-    expect(error.message).toBe('Request body must be a JSON object');
+  it.each([
+    ['empty', ''],
+    ['256 letters', 'a'.repeat(256)],
+    ['256 emoji', '🐶'.repeat(256)],
+  ])('refuses a name %s, naming its bounds', async (_case, name) => {
+    expect(await messageFor({ name, categoryId: 1 })).toBe('name must be 1 to 255 characters long');
   });
 
-  it('requires a name', async () => {
-    const error = await rejection(() => validate({ categoryId: 1n }));
-    expect(error.getStatus()).toBe(400);
-    expect(error.code).toBe('VALIDATION_FAILED');
-    expect(error.message).toContain('name is required');
+  it.each(['Re\u0000x', 'Re\u001fx', 'Re\u007fx', 'Re\u0085x', 'Re\tx', 'Rex\n'])('refuses the control character in %j', async (name) => {
+    expect(await messageFor({ name, categoryId: 1 })).toBe('name must not contain control characters');
   });
 
-  it('says what is wrong with the name', async () => {
-    expect(await messageFor({ name: '', categoryId: 1n })).toContain('name must be 1 to 255 characters long');
-    expect(await messageFor({ name: 'Re\u0000x', categoryId: 1n })).toContain('name must not contain control characters');
-    expect(await messageFor({ name: 5, categoryId: 1n })).toContain('name must be a string');
+  it.each(['"Re\\ud800x"', '"\\udc00"'])('refuses the lone surrogate in %s', async (name) => {
+    expect(await messageFor(`{"name":${name},"categoryId":1}`)).toBe('name must be valid Unicode (no lone surrogates)');
   });
 
-  it('requires a category id', async () => {
-    expect(await messageFor({ name: 'Rex' })).toContain('categoryId is required');
+  it.each([
+    ['a number', 5, 'name must be a string'],
+    ['null', null, 'name must be a string'],
+  ])('refuses a name that is %s', async (_case, name, message) => {
+    expect(await messageFor({ name, categoryId: 1 })).toBe(message);
   });
 
-  it('refuses a category id that did not arrive as a JSON integer literal', async () => {
-    expect(await messageFor({ name: 'Rex', categoryId: 1 })).toContain('categoryId must be an integer');
+  it.each([
+    ['a JSON number that is no integer literal', '1.0'],
+    ['a string', '"1"'],
+    ['above int64', '9223372036854775808'],
+    ['below int64', '-9223372036854775809'],
+    ['null', 'null'],
+  ])('refuses a category id that is %s', async (_case, categoryId) => {
+    expect(await messageFor(`{"name":"Rex","categoryId":${categoryId}}`)).toBe('categoryId must be a 64-bit integer');
   });
 
-  it.each([2n ** 63n, -(2n ** 63n) - 1n])('refuses the category id %p outside int64', async (categoryId) => {
-    expect(await messageFor({ name: 'Rex', categoryId })).toContain(
-      'categoryId must be an integer from -9223372036854775808 to 9223372036854775807',
-    );
+  it.each([null, 'lost', 'SOLD'])('refuses the status %p, listing the values', async (status) => {
+    expect(await messageFor({ name: 'Rex', categoryId: 1, status })).toBe('status must be one of available, pending, sold');
   });
-
-  it('refuses a category id given as a string', async () => {
-    expect(await messageFor({ name: 'Rex', categoryId: '1' })).toContain('categoryId must be an integer');
-  });
-
-  it.each([null, 'lost', 'SOLD'])('refuses the status %p', async (status) => {
-    expect(await messageFor({ name: 'Rex', categoryId: 1n, status })).toContain('status must be one of available, pending, sold');
-  });
-
-  it('refuses an unknown property by name', async () => {
-    expect(await messageFor({ name: 'Rex', categoryId: 1n, id: 7n })).toContain('property id should not exist');
-  });
-
-  it.each(['toString', 'hasOwnProperty', 'valueOf', 'constructor', '__proto__', 'prototype', 'isPrototypeOf'])(
-    'refuses the inherited name %s as an unknown property',
-    async (key) => {
-      const value = JSON.parse(`{"name":"Rex","categoryId":1,${JSON.stringify(key)}:"x"}`) as Record<string, unknown>;
-      expect(await messageFor({ ...value, categoryId: 1n })).toBe(`property ${key} should not exist`);
-    },
-  );
 
   it('lists every problem, joined with "; "', async () => {
-    const message = await messageFor({ categoryId: '1', status: 'lost' });
-    expect(message.split('; ').sort()).toEqual([
-      'categoryId must be an integer from -9223372036854775808 to 9223372036854775807',
+    expect((await messageFor({ categoryId: '1', status: 'lost', id: 7 })).split('; ').sort()).toEqual([
+      'Unknown body property id: the body takes only name, categoryId, status',
+      'categoryId must be a 64-bit integer',
       'name is required',
       'status must be one of available, pending, sold',
     ]);

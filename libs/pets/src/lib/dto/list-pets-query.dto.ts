@@ -3,7 +3,8 @@ import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STA
 
 /**
  * The query of listPets. The document's parameters come from it, and Fastify checks the query
- * against them: `limit` arrives as a number (its default applied), `after` as a bigint.
+ * against them (docs/decisions/0007): `limit` arrives as a number (its default applied), `after`
+ * as a bigint.
  */
 export class ListPetsQueryDto {
   @ApiPropertyOptional({

@@ -1,0 +1,54 @@
+import type { KeywordDefinition } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types';
+
+// The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them.
+
+/** An OpenAPI integer, its bounds if the document gives them, and where it comes from. */
+export interface ExactInteger {
+  readonly format: 'int32' | 'int64';
+  readonly minimum?: number;
+  readonly maximum?: number;
+  /** Query or path text (a canonical decimal), or a JSON body's integer literal (a bigint, from the body parser). */
+  readonly text: boolean;
+}
+
+/** Plain decimal: no sign "+", no leading zero, no exponent, no space. */
+const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
+const FORMAT_BITS = { int32: 32n, int64: 64n } as const;
+
+/**
+ * `exactInteger`: an integer of the format within the bounds, as text or as the body parser's
+ * bigint (never a JS number, which has lost digits past 2^53); replaced by that integer, a number
+ * for int32 and a bigint for int64, so handlers get the value the document promises.
+ */
+const exactInteger: KeywordDefinition = {
+  keyword: 'exactInteger',
+  modifying: true,
+  errors: false,
+  schemaType: 'object',
+  compile: ({ format, minimum, maximum, text }: ExactInteger) => {
+    const half = 2n ** (FORMAT_BITS[format] - 1n);
+    const min = minimum === undefined ? -half : BigInt(minimum);
+    const max = maximum === undefined ? half - 1n : BigInt(maximum);
+    return (data: unknown, context?: DataValidationCxt) => {
+      let value: bigint;
+      if (text && typeof data === 'string' && CANONICAL_DECIMAL.test(data)) value = BigInt(data);
+      else if (!text && typeof data === 'bigint') value = data;
+      else return false;
+      if (value < min || value > max || !context) return false;
+      context.parentData[context.parentDataProperty] = format === 'int64' ? value : Number(value);
+      return true;
+    };
+  },
+};
+
+/** `wellFormed`: text without lone surrogates, which no database stores as sent. */
+const wellFormed: KeywordDefinition = {
+  keyword: 'wellFormed',
+  type: 'string',
+  errors: false,
+  schemaType: 'boolean',
+  validate: (_schema: boolean, data: string) => data.isWellFormed(),
+};
+
+export const INPUT_KEYWORDS = [exactInteger, wellFormed];
