@@ -63,6 +63,9 @@ const UNBUNDLED = [
   'pino',
   'pino-pretty',
   'thread-stream',
+  // @nestjs/mapped-types loads it with createRequire(): a bundled copy would be a second one, with
+  // validation metadata of its own (the DTOs' rules, compiled at start: docs/decisions/0007).
+  'class-validator',
   // ioredis reads its package.json beside its code (its version, sent to Redis) and trims its own
   // directory from error stacks: in the bundle, that would be every frame of the service.
   // OpenTelemetry's instrumentations hook `require`: they see ioredis, pino and pg only loaded from node_modules.
@@ -85,8 +88,7 @@ const UNBUNDLED = [
   '@nestjs/platform-express',
   '@fastify/view',
   '@fastify/multipart',
-  // Nest's ValidationPipe's and @nestjs/mapped-types' (inputs are checked by ajv: docs/decisions/0007).
-  'class-validator',
+  // Nest's ValidationPipe's (inputs are checked by ajv: docs/decisions/0007).
   'class-transformer',
 ];
 

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { configDefault } from '@petstore/config';
+import { compileInputRules } from '@petstore/http';
 import { documentErrorCodes } from '@petstore/http-errors';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from './app.module';
@@ -35,6 +36,8 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .addTag('pets', 'Animals held in the store')
     .build();
+  // The DTOs' class-validator rules become their documented schemas (docs/decisions/0007).
+  compileInputRules(app);
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
   // The Error body's codes: the protocol's and those each feature declares on its controller.
   documentErrorCodes(app, document);

@@ -1,27 +1,40 @@
 import { Body, Controller, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt64 } from '@petstore/http';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
 
 // Query and path parameters on the real application: ajv checks them against the operation's
-// parameters in the document, which its DTOs make (route-schemas.ts, docs/decisions/0007), and
-// every refusal names what the value must be. A route of this test's own shows that a rule added
-// to a DTO, of the query, the path or the body, is enforced as it is documented.
+// parameters in the document, which its DTOs' class-validator rules make (input-rules.ts,
+// route-schemas.ts, docs/decisions/0007), and every refusal names what the value must be. A route
+// of this test's own shows that a class-validator rule added to a DTO, of the query, the path or
+// the body, is documented and enforced.
 
 class ProbeQuery {
-  @ApiProperty({ minLength: 2, maxLength: 4, pattern: '^[a-z]*$', ...{ 'x-pattern-means': 'must be lower-case letters' } })
+  @IsString()
+  @Length(2, 4)
+  @Matches(/^[a-z]*$/, { message: 'must be lower-case letters' })
+  @ApiProperty()
   code!: string;
 
-  @ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: 1, maximum: 9 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(9)
+  @ApiProperty()
   size?: number;
 }
 
 class ProbeParams {
-  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1 })
+  @IsInt64({ minimum: 1 })
+  @ApiProperty({ type: 'integer', format: 'int64' })
   probeId!: bigint;
 }
 
 class ProbeBody {
-  @ApiProperty({ maxLength: 3 })
+  @IsString()
+  @MaxLength(3)
+  @ApiProperty()
   note!: string;
 }
 
@@ -138,8 +151,21 @@ describe('query and path parameters, in process', () => {
       const operation = petstore.document.paths['/probes/{probeId}'].post;
       expect(operation?.parameters).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ name: 'code', in: 'query', required: true, schema: expect.objectContaining({ maxLength: 4 }) }),
-          expect.objectContaining({ name: 'probeId', in: 'path', schema: expect.objectContaining({ minimum: 1 }) }),
+          expect.objectContaining({
+            name: 'code',
+            in: 'query',
+            required: true,
+            schema: expect.objectContaining({ minLength: 2, maxLength: 4, pattern: '^[a-z]*$' }),
+            // Swagger leaves a parameter's extensions beside its schema.
+            'x-pattern-means': 'must be lower-case letters',
+          }),
+          expect.objectContaining({
+            name: 'size',
+            in: 'query',
+            required: false,
+            schema: expect.objectContaining({ minimum: 1, maximum: 9 }),
+          }),
+          expect.objectContaining({ name: 'probeId', in: 'path', schema: expect.objectContaining({ format: 'int64', minimum: 1 }) }),
         ]),
       );
     });

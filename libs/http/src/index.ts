@@ -4,6 +4,7 @@ export * from './lib/cors-headers';
 export * from './lib/entity-tag';
 export * from './lib/exact-json-serializer';
 export * from './lib/http-setup';
+export * from './lib/input-rules';
 export * from './lib/json-body.parser';
 export * from './lib/protocol-errors';
 export * from './lib/route-handlers';

@@ -1,13 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExtraModels,
-  ApiHeader as ApiRequestHeader,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader as ApiRequestHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
 import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH, KeepRawBodyWith, RouteHeaders } from '@petstore/http';
@@ -200,8 +192,6 @@ export function ApiGetPet() {
       description: `Deprecated: removed on 5 December 2030. Use \`GET /pets\` with the \`status\` filter instead.`,
       deprecated: true,
     }),
-    // The example goes in the schema: @nestjs/swagger drops an ApiParam's own `example` when a schema is given.
-    ApiParam({ name: 'petId', description: 'Identifier of the animal', schema: { type: 'integer', format: 'int64', example: 1 } }),
     ApiConditionalGet({
       description: 'The animal exists',
       type: PetDto,

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from './idempotency-key.header';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
+import { PetPathDto } from './dto/pet-path.dto';
 import { ApiCreatePet, ApiGetPet, ApiListPets, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
 import { PetsErrorCode } from './pets.error-codes';
 import { PetsService } from './pets.service';
@@ -96,7 +97,7 @@ export class PetsController {
 
   @Get(':petId')
   @ApiGetPet()
-  get(@Param('petId') petId: bigint): Promise<Pet> {
+  get(@Param() { petId }: PetPathDto): Promise<Pet> {
     return this.pets.get(petId);
   }
 }

@@ -2,13 +2,14 @@ import { Body, Controller, Module, Post } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
-import { AJV_OPTIONS, registerJsonBodyParser, registerRouteSchemas } from '@petstore/http';
+import { AJV_OPTIONS, compileInputRules, registerJsonBodyParser, registerRouteSchemas } from '@petstore/http';
 import { toErrorResponse } from '@petstore/http-errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CreatePetDto } from './create-pet.dto';
 
-// NewPet's rules as the document says them and Fastify enforces them (route-schemas.ts): the
-// document of a route taking CreatePetDto, its schemas given to a bare Fastify route. The real
+// NewPet's class-validator rules as the document says them and Fastify enforces them
+// (input-rules.ts, route-schemas.ts): the document of a route taking CreatePetDto, its schemas
+// given to a bare Fastify route. The real
 // createPet, end to end: apps/api (create-pet.spec.ts).
 
 @Controller('pets')
@@ -25,6 +26,7 @@ class NewPetModule {}
 async function fastifyCheckingNewPet(): Promise<FastifyInstance> {
   const moduleRef = await Test.createTestingModule({ imports: [NewPetModule] }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+  compileInputRules(app);
   const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
   await app.close();
   const fastify = Fastify({ ajv: AJV_OPTIONS });

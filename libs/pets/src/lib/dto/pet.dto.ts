@@ -8,31 +8,30 @@ import {
   type Pet,
   type PetStatus,
 } from '@petstore/domain';
+import { IsInt64 } from '@petstore/http';
+import { IsIn, IsString, Length, Matches } from 'class-validator';
 
 /**
- * Pet: the one schema of a pet for the HTTP API. Its decorators make the OpenAPI document, and
- * through it what Fastify checks in a request body (NewPet is derived from it) and writes in
- * every answer (docs/decisions/0007).
+ * Pet: the one schema of a pet for the HTTP API, what every answer writes. Its class-validator
+ * decorators are the input rules of the DTOs derived from it (NewPet): documented and checked as
+ * docs/decisions/0007 says. Its status's `enum` is the answer's type.
  */
 @ApiSchema({ name: 'Pet' })
 export class PetDto implements Pet {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
 
-  @ApiProperty({
-    description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim",
-    minLength: PET_NAME_MIN_LENGTH,
-    maxLength: PET_NAME_MAX_LENGTH,
-    pattern: PET_NAME_PATTERN,
-    // What the pattern means, for clients and for the refusal's message (route-schemas.ts).
-    ...{ 'x-pattern-means': 'must not contain control characters' },
-    example: 'Rex',
-  })
+  @IsString()
+  @Length(PET_NAME_MIN_LENGTH, PET_NAME_MAX_LENGTH)
+  @Matches(new RegExp(PET_NAME_PATTERN), { message: 'must not contain control characters' })
+  @ApiProperty({ description: "The animal's name: 1 to 255 characters, no control characters; stored verbatim", example: 'Rex' })
   name!: string;
 
+  @IsInt64()
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to', example: 1 })
   categoryId!: bigint;
 
+  @IsIn(PET_STATUSES)
   @ApiProperty({ enum: PET_STATUSES, enumName: 'PetStatus', description: 'Availability of the animal', example: DEFAULT_PET_STATUS })
   status!: PetStatus;
 }

@@ -1,0 +1,141 @@
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import { MetadataScanner, ModulesContainer } from '@nestjs/core';
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  getMetadataStorage,
+  IS_ENUM,
+  IS_IN,
+  IS_INT,
+  IS_LENGTH,
+  IS_STRING,
+  MATCHES,
+  MAX,
+  MAX_LENGTH,
+  MIN,
+  MIN_LENGTH,
+  ValidateBy,
+  type ValidationOptions,
+  ValidationTypes,
+} from 'class-validator';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
+
+// Input rules are written in class-validator, the stack's validation language, on the DTOs of
+// @Body(), @Query() and @Param(). They are compiled once, at start, to JSON Schema
+// (class-validator-jsonschema) and handed to @nestjs/swagger as the properties' options: the
+// document says them, and Fastify's ajv checks them, from the document (route-schemas.ts). No
+// ValidationPipe runs: docs/decisions/0007.
+
+const IS_INT64 = 'isInt64';
+
+/** What a 64-bit integer input may be; bounds as JSON numbers, as the document writes them. */
+export interface Int64Bounds {
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/**
+ * A 64-bit integer, handed over as a bigint (a JS number loses digits past 2^53): the query's or
+ * the path's canonical decimal, or the body parser's bigint (input-keywords.ts).
+ */
+export function IsInt64(bounds: Int64Bounds = {}, options?: ValidationOptions): PropertyDecorator {
+  const min = BigInt(bounds.minimum ?? -(2n ** 63n));
+  const max = BigInt(bounds.maximum ?? 2n ** 63n - 1n);
+  return ValidateBy(
+    {
+      name: IS_INT64,
+      constraints: [bounds],
+      validator: {
+        validate: (value) => typeof value === 'bigint' && value >= min && value <= max,
+        defaultMessage: (args) => `${args?.property ?? 'value'} must be an integer from ${min} to ${max}`,
+      },
+    },
+    options,
+  );
+}
+
+type Converters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
+
+/**
+ * The rules' JSON Schema where class-validator-jsonschema's own differs from this API's: an
+ * `@IsInt()` is a JS number, so 32 bits; a bound gives no type of its own; a pattern's meaning is
+ * the `message` of its `@Matches`, in the words a refusal uses.
+ */
+const CONVERTERS: Converters = {
+  [IS_INT]: { type: 'integer', format: 'int32' },
+  [IS_INT64]: (meta) => ({ type: 'integer', format: 'int64', ...(meta.constraints[0] as Int64Bounds) }),
+  [MIN]: (meta) => ({ minimum: meta.constraints[0] as number }),
+  [MAX]: (meta) => ({ maximum: meta.constraints[0] as number }),
+  [MATCHES]: (meta) => ({
+    type: 'string',
+    pattern: (meta.constraints[0] as RegExp).source,
+    ...(typeof meta.message === 'string' && { [PATTERN_MEANS]: meta.message }),
+  }),
+};
+
+const PATTERN_MEANS = 'x-pattern-means';
+/** The rules route-schemas.ts checks and words; any other stops the start. */
+const COMPILED = new Set<string>([
+  ...Object.keys(CONVERTERS),
+  IS_LENGTH,
+  MIN_LENGTH,
+  MAX_LENGTH,
+  IS_IN,
+  IS_ENUM,
+  IS_STRING,
+  ValidationTypes.CONDITIONAL_VALIDATION, // @IsOptional
+]);
+/** What a rule may add to a property's documented schema. */
+const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', PATTERN_MEANS] as const;
+
+/**
+ * Compiles the class-validator rules of every DTO a controller's handler takes into the
+ * properties' OpenAPI options, before the document is made. Once per class is enough; again
+ * (a second application in one process) writes the same.
+ */
+export function compileInputRules(app: INestApplicationContext): void {
+  for (const dto of inputDtos(app)) {
+    assertEveryRuleCompiled(dto);
+    const schema = targetConstructorToSchema(dto, { additionalConverters: CONVERTERS });
+    const required = new Set(schema.required ?? []);
+    for (const [key, property] of Object.entries(schema.properties ?? {})) {
+      const rules = Object.fromEntries(
+        RULE_KEYWORDS.filter((word) => word in property).map((word) => [word, (property as Record<string, unknown>)[word]]),
+      );
+      ApiProperty({ ...rules, required: required.has(key) })(dto.prototype as object, key);
+    }
+  }
+}
+
+/** The classes the controllers' handlers take that carry class-validator rules (their own or inherited). */
+function inputDtos(app: INestApplicationContext): Set<Type> {
+  const scanner = new MetadataScanner();
+  const dtos = new Set<Type>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const prototype = (metatype as Type | null)?.prototype as object | undefined;
+      for (const method of prototype ? scanner.getAllMethodNames(prototype) : []) {
+        const types = (Reflect.getMetadata('design:paramtypes', prototype as object, method) ?? []) as unknown[];
+        for (const type of types) if (typeof type === 'function' && rulesOf(type as Type).length > 0) dtos.add(type as Type);
+      }
+    }
+  }
+  return dtos;
+}
+
+function rulesOf(dto: Type) {
+  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+}
+
+/** A rule the service cannot document and check would be silently ignored: the start stops, naming it. */
+function assertEveryRuleCompiled(dto: Type): void {
+  const storage = getMetadataStorage();
+  for (const rule of rulesOf(dto)) {
+    const name = rule.constraintCls ? (storage.getTargetValidatorConstraints(rule.constraintCls)[0]?.name ?? rule.type) : rule.type;
+    if (!COMPILED.has(name) || rule.each) {
+      throw new Error(
+        `${dto.name}.${rule.propertyName}: class-validator's ${name}${rule.each ? ' (each)' : ''} is no rule the service documents and checks yet; ` +
+          'teach input-rules.ts its JSON Schema and route-schemas.ts its message',
+      );
+    }
+  }
+}
