@@ -7,7 +7,6 @@ export * from './lib/http-setup';
 export * from './lib/input-rules';
 export * from './lib/json-body.parser';
 export * from './lib/protocol-errors';
-export * from './lib/route-handlers';
 export * from './lib/route-methods';
 export * from './lib/route-policy';
 export * from './lib/route-schemas';
