@@ -1,5 +1,7 @@
-import type { KeywordDefinition } from 'ajv';
-import type { DataValidationCxt } from 'ajv/dist/types';
+import type { KeywordDefinition, SchemaValidateFunction } from 'ajv';
+
+/** Where ajv is in the data (the parent object and the property): ajv's public entry point names it only here. */
+type DataValidationCxt = Parameters<SchemaValidateFunction>[3];
 
 // The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them.
 
