@@ -93,16 +93,26 @@ const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'max
  * (a second application in one process) writes the same.
  */
 export function compileInputRules(app: INestApplicationContext): void {
-  for (const dto of inputDtos(app)) {
-    assertEveryRuleCompiled(dto);
-    const schema = targetConstructorToSchema(dto, { additionalConverters: CONVERTERS });
-    const required = new Set(schema.required ?? []);
-    for (const [key, property] of Object.entries(schema.properties ?? {})) {
-      const rules = Object.fromEntries(
-        RULE_KEYWORDS.filter((word) => word in property).map((word) => [word, (property as Record<string, unknown>)[word]]),
-      );
-      ApiProperty({ ...rules, required: required.has(key) })(dto.prototype as object, key);
-    }
+  for (const dto of inputDtos(app)) compileRulesOf(dto);
+}
+
+/**
+ * Documents the class's rules where no handler takes it: a schema that answers describe (Pet),
+ * and that input DTOs derive from, says the same limits as its inputs.
+ */
+export function DocumentRules(): ClassDecorator {
+  return (target) => compileRulesOf(target as unknown as Type);
+}
+
+function compileRulesOf(dto: Type): void {
+  assertEveryRuleCompiled(dto);
+  const schema = targetConstructorToSchema(dto, { additionalConverters: CONVERTERS });
+  const required = new Set(schema.required ?? []);
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    const rules = Object.fromEntries(
+      RULE_KEYWORDS.filter((word) => word in property).map((word) => [word, (property as Record<string, unknown>)[word]]),
+    );
+    ApiProperty({ ...rules, required: required.has(key) })(dto.prototype as object, key);
   }
 }
 

@@ -8,15 +8,17 @@ import {
   type Pet,
   type PetStatus,
 } from '@petstore/domain';
-import { IsInt64 } from '@petstore/http';
+import { DocumentRules, IsInt64 } from '@petstore/http';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 
 /**
  * Pet: the one schema of a pet for the HTTP API, what every answer writes. Its class-validator
  * decorators are the input rules of the DTOs derived from it (NewPet): documented and checked as
- * docs/decisions/0007 says. Its status's `enum` is the answer's type.
+ * docs/decisions/0007 says, and what the answers' schema says of their values. Its status's `enum`
+ * is the answer's type.
  */
 @ApiSchema({ name: 'Pet' })
+@DocumentRules()
 export class PetDto implements Pet {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
