@@ -13,9 +13,6 @@ export interface HttpProtocolOptions {
   readonly docsPrefix: string;
 }
 
-/** The name other plugins give as a dependency when they must come after it. */
-export const HTTP_PROTOCOL_PLUGIN = 'petstore-http-protocol';
-
 /**
  * HTTP as the service speaks it, for every route registered after it: security headers on every
  * answer (a refusal's too, so they come first), the protocol guards, the JSON body parser, the
@@ -31,5 +28,5 @@ export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
     registerResponseHeaders(fastify);
     registerConditionalGets(fastify);
   },
-  { name: HTTP_PROTOCOL_PLUGIN, fastify: '5.x', dependencies: ['petstore-observability'] },
+  { name: 'petstore-http-protocol', fastify: '5.x', dependencies: ['petstore-observability'] },
 );
