@@ -1,9 +1,7 @@
-// The environment variables, each defined once in VARIABLES; their list, --help and refusals derive from it.
-// On zod: widely kept, the types are inferred from the schema, no decorators, small.
+// Each variable is defined once in VARIABLES (zod: types inferred, no decorators); its list, --help and refusals derive from it.
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-/** The values an integer variable may take, bounds included. */
 interface IntegerRange {
   readonly min: number;
   readonly max: number;
@@ -68,10 +66,7 @@ const TRUST_PROXY_VALUES =
   `${integerWithin(PROXY_HOPS)} (the number of proxies in front of the service) ` +
   'or a comma-separated list of proxy addresses, CIDR ranges, loopback, linklocal or uniquelocal';
 
-/**
- * A hop count or a list of trusted proxies. `true` (the leftmost X-Forwarded-For entry, which any
- * client writes) is refused with a message of its own, saying why.
- */
+/** A hop count or a list of trusted proxies; `true` (the leftmost X-Forwarded-For entry, client-written) gets its own refusal. */
 const trustedProxies: Rule<number | readonly string[]> = {
   schema: z
     .string()
@@ -92,7 +87,6 @@ const trustedProxies: Rule<number | readonly string[]> = {
   accepts: TRUST_PROXY_VALUES,
 };
 
-/** TRUST_PROXY's value as the service takes it: a hop count or a list of trusted proxies; undefined when neither. */
 function trustProxyOf(value: string): number | readonly string[] | undefined {
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
@@ -107,7 +101,6 @@ function isTrustedProxy(entry: string): boolean {
   return PROXY_RANGE_NAMES.includes(entry) || isIP(entry) !== 0 || isCidrRange(entry);
 }
 
-/** `address/prefix length`, the length within the address's bits (32 for IPv4, 128 for IPv6). */
 function isCidrRange(entry: string): boolean {
   const [address, prefixLength, ...rest] = entry.split('/');
   const family = isIP(address);
@@ -115,7 +108,6 @@ function isCidrRange(entry: string): boolean {
   return Number(prefixLength) <= (family === 4 ? 32 : 128);
 }
 
-/** One environment variable: its rule, its default (as written in the environment) and what it is for. */
 interface Variable<Schema extends z.ZodType> {
   readonly schema: Schema;
   readonly accepts: string | undefined;
@@ -159,24 +151,16 @@ const VARIABLES = {
     undefined,
     'bootstrap keys accepted besides the issued ones; unset: the development key, refused in production',
   ),
-  /** 100 requests a second per key on average: far above an interactive client, bounded for a runaway script. */
   RATE_LIMIT_PER_MINUTE: variable(integer(PER_MINUTE), '6000', 'requests per minute for each API key'),
-  /** Ten a second: room for a misconfigured client or a test suite probing 401s; nothing against a 256-bit secret. */
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: variable(integer(PER_MINUTE), '600', 'failed authentications per minute for each client address'),
-  /** Headers arrive in the first packets; 10 s leaves room for a slow network and cuts off a client that trickles them (Slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: variable(integer(HTTP_TIMEOUT_MS), '10000', "time to receive a request's headers"),
-  /** A whole request: headers and a body of at most 64 KiB. */
   HTTP_REQUEST_TIMEOUT_MS: variable(
     integer(HTTP_TIMEOUT_MS),
     '15000',
     'time to receive a whole request, body included; at least HTTP_HEADERS_TIMEOUT_MS',
   ),
-  /** Above the 60 s idle time-out of common load balancers, so that they never reuse a connection the service has just closed. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(HTTP_TIMEOUT_MS), '65000', 'how long an idle keep-alive connection is kept open'),
-  /**
-   * A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short
-   * enough to bound the table. From a second (tests) to 30 days: the records cost a row each meanwhile.
-   */
+  /** A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short enough to bound the table. */
   IDEMPOTENCY_KEY_LIFETIME_SECONDS: variable(
     integer({ min: 1, max: 30 * 24 * 3600 }),
     '86400',
@@ -232,7 +216,6 @@ export function configVariablesHelp(): string[] {
   return rows.map(([name, fallback, text]) => `  ${name.padEnd(width(0))}  ${fallback.padEnd(width(1))}  ${text}`);
 }
 
-/** The environment validated: each variable's value, or its default. */
 const environment = z
   .object(
     Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, VARIABLES[name].schema])) as {
@@ -283,11 +266,7 @@ export abstract class AppConfig {
   abstract readonly redisUrl: string | undefined;
   /** Origins allowed to call the API from a browser; empty means CORS is off. */
   abstract readonly corsOrigins: readonly string[];
-  /**
-   * Whose X-Forwarded-For to believe for the client address: the number of proxies in front of
-   * the service (the address that many hops from the right), the trusted proxies (proxy-addr
-   * addresses, CIDR ranges and named ranges: the rightmost untrusted address), or false for none.
-   */
+  /** Whose X-Forwarded-For gives the client address: a hop count, trusted proxies (proxy-addr's forms), or false for none. */
   abstract readonly trustProxy: number | readonly string[] | false;
   abstract readonly httpTimeouts: HttpTimeouts;
   /** How long the answer to a create with an Idempotency-Key is kept for its retries, in seconds. */
@@ -306,11 +285,7 @@ export interface MetricsAccess {
   readonly port: number | undefined;
   /** A bearer token the scraper must send; undefined asks for none. */
   readonly token: string | undefined;
-  /**
-   * Whether the API's port serves /metrics: without a port of its own, outside production, or in
-   * production with a token. In production without either, the operator has not said who may
-   * scrape it, and it is served nowhere.
-   */
+  /** Whether the API's port serves it: without a port of its own, outside production or with a token (else nowhere). */
   readonly onApiPort: boolean;
 }
 
@@ -331,16 +306,11 @@ export class InvalidConfigError extends Error {
   }
 }
 
-/**
- * Validates the environment and returns the configuration; throws InvalidConfigError listing every
- * problem, one per variable (the first rule it breaks), then those between variables. Values are
- * trimmed, and an empty one is unset.
- */
+/** Validates the trimmed environment (empty: unset); throws InvalidConfigError with each variable's first problem, then cross-checks. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
   const read = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name]?.trim() || undefined]));
   const result = environment.safeParse(read);
   if (!result.success) {
-    // One problem per variable: the first rule it breaks.
     const problems = result.error.issues.filter(
       ({ path }, index, issues) => path.length === 0 || issues.findIndex((other) => other.path[0] === path[0]) === index,
     );
