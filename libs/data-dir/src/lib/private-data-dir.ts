@@ -6,15 +6,9 @@ export const PRIVATE_DIR_MODE = 0o700;
 /** The mode of the files the service writes itself (the lock, the development key). */
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Permission bits that let group or others in. */
 const GROUP_OR_OTHERS = 0o077;
 
-/**
- * Makes `dataDir` private to the service's user: creates it with mode 0700, or tightens an
- * existing one that group or others may read, enter or write (e.g. made by hand with the usual
- * 0755), saying so through `warn`. The directory is what keeps other local users away from
- * the service's data: whatever the modes of the files inside, nobody else can reach them.
- */
+/** Creates `dataDir` 0700, or tightens one open to others, with a warning: the directory keeps other users from every file inside. */
 export function preparePrivateDataDir(dataDir: string, warn: (message: string) => void): void {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const mode = statSync(dataDir).mode & 0o7777;
@@ -23,11 +17,7 @@ export function preparePrivateDataDir(dataDir: string, warn: (message: string) =
   warn(`The data directory ${dataDir} was open to other users (mode ${octal(mode)}): its mode is now ${octal(PRIVATE_DIR_MODE)}`);
 }
 
-/**
- * Takes group and others' permissions off every file and directory under `dir` (symbolic
- * links are left alone). For the embedded database's files, which PGlite creates with modes
- * of its own: see Database.
- */
+/** Takes group and others' permissions off every file and directory under `dir`, not symlinks (PGlite's own modes: see Database). */
 export function makeTreePrivate(dir: string): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
