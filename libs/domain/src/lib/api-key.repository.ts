@@ -25,10 +25,7 @@ export interface ApiKeyRevocation {
   readonly alreadyRevoked: boolean;
 }
 
-/**
- * The store of issued API keys: a port, bound to a database adapter by the application. It lives
- * in the domain so that both auth (which uses it) and persistence (which implements it) may depend on it.
- */
+/** The store of issued API keys: a port in the domain, so that auth (uses it) and persistence (implements it) both depend on it. */
 export abstract class ApiKeyRepository {
   /** Stores a new key; undefined when the prefix is already taken. */
   abstract insert(key: { name: string; prefix: string; secretSha256: Buffer }): Promise<ApiKeyRecord | undefined>;

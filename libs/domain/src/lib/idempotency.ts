@@ -3,7 +3,6 @@ import type { Pet } from './pet';
 /** The longest Idempotency-Key a client may send, in characters. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
-/** Visible ASCII (VCHAR): letters, digits and punctuation, no space and no control character. */
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
 /** Whether a client's key is usable: 1 to 255 characters of visible ASCII (a UUID, a token, a path…). */
@@ -21,11 +20,7 @@ export interface IdempotentRequest {
   readonly fingerprint: Uint8Array;
 }
 
-/**
- * What became of an idempotent create: the pet was created now, or by an earlier request with
- * the same key and request (its answer is replayed); the key was used for another request; or
- * a request with the key is being processed right now.
- */
+/** An idempotent create's outcome: created now; replayed (same key and request); mismatch (another request); or in progress. */
 export type CreateOnceResult =
   | { readonly outcome: 'created'; readonly pet: Pet }
   | { readonly outcome: 'replayed'; readonly pet: Pet }

@@ -2,8 +2,5 @@
 export const PET_NAME_MIN_LENGTH = 1;
 export const PET_NAME_MAX_LENGTH = 255;
 
-/**
- * No control characters (C0 with NUL, DEL, C1): invisible, and NUL cannot be stored in PostgreSQL
- * text. The document's pattern, which Fastify checks (docs/decisions/0007).
- */
+/** No control characters (C0, DEL, C1): invisible, and PostgreSQL text cannot hold NUL. Fastify checks it (docs/decisions/0007). */
 export const PET_NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';

@@ -1,13 +1,7 @@
-/**
- * What kind of failure a domain error is: the adapters translate the kind into their own
- * protocol (HTTP: 404, 503…) without knowing each error.
- */
+/** A domain error's kind, which adapters translate into their protocol (HTTP: 404, 503…) without knowing each error. */
 export type DomainErrorKind = 'not-found' | 'unavailable' | 'outcome-unknown';
 
-/**
- * Base of every error the domain raises: a stable machine-readable code and a kind. Each error
- * class also gives its code as a static `code`, for what documents it without raising it.
- */
+/** Base of the domain's errors: a stable code and a kind; each class also has a static `code`, for documents that name it. */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
   abstract readonly kind: DomainErrorKind;

@@ -1,9 +1,6 @@
 import { DomainError } from './domain.error';
 
-/**
- * A write reached the store and its answer never came back: it may or may not have been done. A
- * retry with the same idempotency key is answered with the one outcome.
- */
+/** A write's answer never came back: it may or may not be done; a retry with the same Idempotency-Key learns which. */
 export class WriteOutcomeUnknownError extends DomainError {
   static readonly code = 'WRITE_OUTCOME_UNKNOWN';
   readonly code = WriteOutcomeUnknownError.code;
