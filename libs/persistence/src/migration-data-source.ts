@@ -1,7 +1,4 @@
-// The DataSource TypeORM's CLI loads (`npm run migration:generate -- <name>`, docs/development.md,
-// "Migrations"): the service's own, on a scratch embedded database brought up to the last migration,
-// so that what TypeORM finds to change is what the entities add to the migrations. The scratch
-// database is removed when the CLI exits.
+// TypeORM CLI's DataSource (docs/development.md, "Migrations"): on a scratch database at the last migration, so diffs are the entities'.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

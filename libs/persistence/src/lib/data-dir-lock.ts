@@ -1,3 +1,4 @@
+// Why our own lock, not proper-lockfile: docs/decisions/0006-database-access-public-api.md
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@petstore/data-dir';
 import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,24 +12,11 @@ export class DataDirInUseError extends Error {
   }
 }
 
-/**
- * How many times a process looks at the lock, and how long it waits while another process takes
- * a stale lock over (a millisecond or so): two seconds of waiting in all before it gives up.
- */
+/** Looks at the lock this often, waiting out another process's takeover of a stale one: ~2 s in all. */
 const MAX_ATTEMPTS = 100;
 const TAKEOVER_WAIT_MS = 20;
 
-/**
- * Takes the embedded database's directory for this process. PGlite is single-process:
- * two writers on one directory would corrupt it, so a second process is refused. A lock
- * left by a process that no longer runs is taken over. A directory it has to create is
- * private (mode 0700); an existing one is made private by preparePrivateDataDir beforehand.
- *
- * Taking the lock is atomic: the lock file is written whole under a name of its own, then
- * hard-linked into place, which fails if a lock is there (so no process ever reads a lock
- * half written, as with an exclusive create then a write). A stale lock is replaced by one
- * process at a time (see takeOverStaleLock); the others wait for it, then find the lock live.
- */
+/** Takes the data directory for this process (PGlite is single-process; two writers corrupt it); a dead holder's lock is taken over. */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lockFile = join(dataDir, 'petstore.lock');
@@ -58,7 +46,7 @@ export function lockDataDir(dataDir: string): () => void {
   );
 }
 
-/** Writes this process's lock under a unique name and links it to `lockFile`; false when a lock is there. */
+/** Writes our lock whole, then hard-links it to `lockFile` (never read half-written, unlike create-then-write); false if taken. */
 function linkedIntoPlace(lockFile: string): boolean {
   const written = writeOwnLock(lockFile);
   try {
@@ -72,19 +60,13 @@ function linkedIntoPlace(lockFile: string): boolean {
   }
 }
 
-/**
- * Replaces a stale lock by this process's, in the takeover directory `<lock>.takeover`: 'taken';
- * 'changed' when the lock or the takeover changed meanwhile (look again); or the pid of the live
- * process in the takeover. A takeover left by a process that has ended is cleared.
- *
- * Safe: only the takeover's holder replaces the lock, after reading it again, and it holds the takeover until it
- * leaves or ends: its entry's name is unique and removed only then, and rename and rmdir act only on an empty one.
- */
+/** Replaces a stale lock while holding `<lock>.takeover`: 'taken', 'changed' (look again), or the live taker's pid. */
 function takeOverStaleLock(lockFile: string): 'taken' | 'changed' | number {
   const takeover = `${lockFile}.takeover`;
   const entry = enterTakeover(takeover);
   if (entry === undefined) return clearEndedTakeover(takeover) ?? 'changed';
   try {
+    // One process at a time: only the takeover's holder replaces the lock, after reading it again.
     if (!isStale(lockHolder(lockFile))) return 'changed';
     const written = writeOwnLock(lockFile);
     try {
@@ -100,11 +82,7 @@ function takeOverStaleLock(lockFile: string): 'taken' | 'changed' | number {
   }
 }
 
-/**
- * Holds the takeover: a directory holding this process's entry, made aside, is renamed to it,
- * which fails if a takeover is held (a directory with an entry in it). The entry's path, or
- * undefined when another process holds the takeover.
- */
+/** Renames a staged directory holding our entry onto the takeover (fails while another holds it): the entry's path, or undefined. */
 function enterTakeover(takeover: string): string | undefined {
   const unique = `${process.pid}.${randomUUID()}`;
   const staged = `${takeover}.${unique}`;
@@ -139,7 +117,6 @@ function clearEndedTakeover(takeover: string): number | undefined {
   return undefined;
 }
 
-/** Removes a directory if it is empty and still there. */
 function removeIfEmpty(dir: string): void {
   try {
     rmdirSync(dir);
@@ -149,22 +126,17 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
-/** Writes this process's lock, whole, under a unique name beside `lockFile`; returns that name. */
 function writeOwnLock(lockFile: string): string {
   const written = `${lockFile}.${process.pid}.${randomUUID()}`;
   writeFileSync(written, String(process.pid), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   return written;
 }
 
-/** A lock no live process holds: there, and naming no pid, or the pid of a process that has ended. */
 function isStale(holder: ReturnType<typeof lockHolder>): boolean {
   return holder === undefined || (typeof holder === 'number' && holder !== process.pid && !isRunning(holder));
 }
 
-/**
- * The pid in a lock file; undefined when it holds none, 'gone' when there is no such file. A lock
- * that cannot be read is not taken for stale: the error is raised.
- */
+/** The pid in a lock file; undefined when none, 'gone' without the file. An unreadable lock raises, never taken for stale. */
 function lockHolder(lockFile: string): number | undefined | 'gone' {
   let text: string;
   try {

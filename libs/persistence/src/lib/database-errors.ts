@@ -13,22 +13,12 @@ const NETWORK_ERRORS = new Set([
 const DRIVER_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection refused/i;
 
-/**
- * SQLSTATE classes in which the server refuses work it would do at another time, having done none
- * of it: 08 connection exception, 25 invalid transaction state (25006: a read-only database, as a
- * failed-over replica, a maintenance window or a full disk gives), 40 transaction rollback
- * (serialization, deadlock), 53 insufficient resources, 55 object not in prerequisite state
- * (55P03: a lock not obtained within lock_timeout), 57 operator intervention (57014: a statement
- * cancelled by statement_timeout or by the service; shutdown, start-up), 58 system error (I/O).
- */
+// SQLSTATE classes of work refused, none of it done, that may succeed later (25006 read-only, 55P03 lock_timeout, 57014 cancel…).
 const REFUSING_SQLSTATE_CLASSES = new Set(['08', '25', '40', '53', '55', '57', '58']);
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
-/**
- * Whether the server answered the statement with an error of a refusing class: the statement was
- * rolled back, and the same request may succeed later.
- */
+/** Whether the server refused the statement (a refusing SQLSTATE class): it was rolled back, and may succeed later. */
 export function isRefusal(error: unknown): boolean {
   const code = codeOf(error);
   return code !== undefined && SQLSTATE.test(code) && REFUSING_SQLSTATE_CLASSES.has(code.slice(0, 2));

@@ -16,11 +16,7 @@ const LONGEST_WAIT_SECONDS = (STATEMENT_DEADLINES.connectMs + STATEMENT_DEADLINE
 
 type QueryDuration = Histogram.Internal<'statement'>;
 
-/**
- * The database's metrics, on the application's registry: the pool's connections, read at scrape
- * time from the pools in use (nothing is counted on the request path), and statement durations by
- * name, the names being the code's (namedStatement): a bounded set whatever the requests.
- */
+/** Pool gauges read at scrape time (nothing on the request path), and durations by the code's statement names (a bounded set). */
 @Injectable()
 export class DatabaseMetrics {
   private readonly pools = new Set<PoolStats>();
@@ -35,12 +31,8 @@ export class DatabaseMetrics {
       labelNames: ['state'] as const,
       registers: [registry],
       collect() {
-        let idle = 0;
-        let total = 0;
-        for (const pool of pools) {
-          idle += pool.idleCount;
-          total += pool.totalCount;
-        }
+        const idle = [...pools].reduce((sum, pool) => sum + pool.idleCount, 0);
+        const total = [...pools].reduce((sum, pool) => sum + pool.totalCount, 0);
         this.set({ state: 'in_use' }, total - idle);
         this.set({ state: 'idle' }, idle);
       },

@@ -18,10 +18,7 @@ import { withStatementSpans } from './statement-spans';
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 
-/**
- * A SQL statement, made by namedStatement. Prepared, PostgreSQL parses it once per connection under
- * its name and may reuse a generic plan; otherwise it is planned for its actual values every time.
- */
+/** A SQL statement (namedStatement). Prepared, PostgreSQL parses it once per connection and may reuse a generic plan. */
 export interface Statement {
   /** Unique: its series in the query-duration metric, and its prepared statement's name. */
   readonly name: string;
@@ -32,11 +29,7 @@ export interface Statement {
   readonly prepare?: boolean;
 }
 
-/**
- * The service's handle on its database. TypeORM owns the connection and migrations; hot
- * queries go to the pool TypeORM made (poolOf) as prepared statements (see Statement), one round
- * trip each, without TypeORM's query building and entity hydration.
- */
+/** The service's database: TypeORM connects and migrates; hot statements go straight to its pool (poolOf), one round trip each. */
 @Injectable()
 export class Database implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(Database.name);
@@ -51,8 +44,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     @Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation,
     private readonly metrics: DatabaseMetrics,
   ) {
-    // PGlite has one session and no statement cache; a transaction-mode pooler before
-    // PgBouncer 1.21 cannot keep statements across transactions.
+    // PGlite has one session and no statement cache; PgBouncer before 1.21 cannot keep them across transactions.
     this.named = 'url' in location && location.preparedStatements;
   }
 
@@ -87,11 +79,6 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     this.unlockDataDir = undefined;
   }
 
-  /**
-   * Brings the schema up to date. On PostgreSQL, on a DataSource of its own without the serving
-   * pool's time limits, and instances that start together take turns (see withMigrationLock). The
-   * embedded database has one process, under the data directory's lock, and one DataSource.
-   */
   private async migrate(): Promise<void> {
     const applied = await this.runMigrations();
     this.logger.log(
@@ -118,25 +105,13 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /**
-   * Takes group and others' permissions off PGlite's files. They cannot be created private:
-   * Emscripten's file system, under PGlite, chmods each file it creates to the mode asked for
-   * inside WebAssembly (0666 for the template copied into a new database, 0644 for what
-   * PostgreSQL writes through fopen), over the process's umask and any mode of ours. Until this
-   * runs, the data directory's 0700 keeps other users out; it runs once the database is open
-   * (the template in place) and once it is closed (files written at shutdown), so that the
-   * files stay private if the directory is later copied or opened up.
-   */
+  // Emscripten chmods PGlite's files to modes asked in WebAssembly (0666, 0644), whatever our umask: fixed once open, once closed.
   private makeEmbeddedFilesPrivate(): void {
     // Only while this process holds the directory: never under another process's database.
     if (this.unlockDataDir && 'dataDir' in this.location) makeTreePrivate(this.location.dataDir);
   }
 
-  /**
-   * Runs one statement and returns its rows. A database that cannot be reached, or that refused
-   * the statement, raises StoreUnavailableError: nothing was done. A write whose answer was lost
-   * raises WriteOutcomeUnknownError.
-   */
+  /** One statement's rows. StoreUnavailableError: unreachable or refused, nothing done; WriteOutcomeUnknownError: a write's answer lost. */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
     const started = performance.now();
     try {

@@ -10,14 +10,9 @@ interface DriverModule {
   readonly Pool: new (...args: never[]) => object;
 }
 
-/** The pool each driver module made by withPoolKept has made, by that module. */
 const pools = new WeakMap<DriverModule, object>();
 
-/**
- * `module` for TypeORM's `driver` option (a documented option, "defaults to require('pg')", made
- * for wrapping the driver: typeorm#5211), with a Pool that is kept when TypeORM makes it, so that
- * poolOf can hand it out. Everything else is the module's own.
- */
+/** `module` for TypeORM's documented `driver` option, its Pool kept for poolOf: docs/decisions/0006-database-access-public-api.md */
 export function withPoolKept<Module extends DriverModule>(module: Module): Module {
   const driver = Object.create(module) as Module;
   const Pool = new Proxy(module.Pool, {
@@ -30,12 +25,7 @@ export function withPoolKept<Module extends DriverModule>(module: Module): Modul
   return Object.defineProperty(driver, 'Pool', { value: Pool });
 }
 
-/**
- * The pool under an initialized DataSource whose driver withPoolKept made, for the statements
- * that bypass TypeORM (one round trip, no query building), through node-postgres's public API or
- * typeorm-pglite's. Checked at start: a TypeORM that stopped making its pool from the `driver`
- * option stops the service at once (and every e2e run, on both databases), not at its first request.
- */
+/** The pool withPoolKept kept for an initialized DataSource; throws, so a TypeORM that stops making it fails at start, not later. */
 export function poolOf(dataSource: DataSource): QueryablePool {
   const { driver } = dataSource.options as { driver?: DriverModule };
   const pool = driver && (pools.get(driver) as Partial<QueryablePool> | undefined);

@@ -2,14 +2,7 @@ import type { PGliteOptions } from '@electric-sql/pglite';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/**
- * PostgreSQL settings of the embedded database, on top of PGlite's own (PGlite.defaultStartParams).
- * shared_buffers: PostgreSQL's default of 128 MB grows PGlite's WebAssembly memory, which never
- * shrinks, from 128 to 188 MB at start, and the buffers are resident once read. 16 MB took the
- * service's RSS from 372 to 267 MiB idle and from 514 to 406 MiB at its peak under load, with no
- * measurable loss on 300 000 pets (docs/performance.md, "Start-up and memory"): pages outside the buffer cache
- * come from the operating system's file cache.
- */
+// PostgreSQL's default shared_buffers grows PGlite's memory, which never shrinks: docs/performance.md, "Start-up and memory".
 const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 
 /** The database PGlite opens (its default, named here for the traces' db.namespace). */
@@ -20,11 +13,7 @@ export function embeddedDatabaseDir(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
 
-/**
- * PGlite's options for the embedded database of DATA_DIR, or for one in memory loaded from a
- * database's tarball (PGlite's dumpDataDir; the tests' databases). PGlite (a WebAssembly
- * PostgreSQL) is loaded only when it is used.
- */
+/** PGlite's options for DATA_DIR's database, or one in memory from a dumpDataDir tarball (tests); PGlite loads only when used. */
 export async function embeddedDatabaseOptions(where: { readonly dataDir: string } | { readonly tarball: Blob }): Promise<PGliteOptions> {
   const { PGlite } = await import('@electric-sql/pglite');
   const settings = EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting]);
@@ -33,12 +22,7 @@ export async function embeddedDatabaseOptions(where: { readonly dataDir: string 
   return { ...storage, database: EMBEDDED_DATABASE_NAME, startParams: [...PGlite.defaultStartParams, ...settings] };
 }
 
-/**
- * The template of a new embedded database: the cluster PGlite's initdb creates, made once per PGlite
- * version by `npm run build` (createEmbeddedTemplate) and kept with the installed packages, in
- * node_modules/.cache. Running initdb in WebAssembly is most of a first start (4 to 6 s on two
- * cores); copying its result takes a tenth of a second.
- */
+/** Where `npm run build` keeps PGlite's initdb result per version, for new databases (docs/performance.md, "Start-up and memory"). */
 export function embeddedTemplateDir(): string {
   // node_modules/@electric-sql/pglite/dist/index.cjs: its package.json is not among its exports.
   const packageDir = dirname(dirname(require.resolve('@electric-sql/pglite')));
@@ -46,17 +30,12 @@ export function embeddedTemplateDir(): string {
   return join(packageDir, '../../.cache/petstore-pglite-template', version);
 }
 
-/**
- * Gives a new embedded database (DATA_DIR without one) a copy of the template, if there is one,
- * so that PGlite opens an initialised cluster instead of running initdb. The copy is made beside
- * the database's directory and renamed into place: a copy cut short is never taken for a database.
- * Without a template, or when the directory already holds anything, PGlite decides as before.
- * Called with the data directory locked (lockDataDir).
- */
+/** Copies the template, if any, into a new embedded database so PGlite skips initdb; true if it did. Call with DATA_DIR locked. */
 export function seedEmbeddedDatabase(dataDir: string, templateDir = embeddedTemplateDir()): boolean {
   const target = embeddedDatabaseDir(dataDir);
   if (!existsSync(join(templateDir, 'PG_VERSION'))) return false;
   if (existsSync(target) && readdirSync(target).length > 0) return false;
+  // Copied aside, then renamed: a copy cut short is never taken for a database.
   const copy = `${target}.copy-${process.pid}`;
   rmSync(copy, { recursive: true, force: true });
   cpSync(templateDir, copy, { recursive: true });
@@ -65,12 +44,7 @@ export function seedEmbeddedDatabase(dataDir: string, templateDir = embeddedTemp
   return true;
 }
 
-/**
- * Makes the template if it is missing: PGlite creates a database in a scratch directory beside it,
- * which is closed (a clean shutdown) and renamed into place, readable by every user (the image's
- * service does not run as the user that built it) and writable by none but its owner.
- * Returns false when the template was there already.
- */
+/** Makes the template if missing (false if there), readable by all: the image's service is not the user that built it. */
 export async function createEmbeddedTemplate(templateDir = embeddedTemplateDir()): Promise<boolean> {
   if (existsSync(join(templateDir, 'PG_VERSION'))) return false;
   mkdirSync(dirname(templateDir), { recursive: true });

@@ -3,13 +3,7 @@ import type { Statement } from './database';
 /** Each name given so far, with its statement: a name is one statement per connection in PostgreSQL. */
 const statementByName = new Map<string, Statement>();
 
-/**
- * A statement under `name`: its series in the query-duration metric (DatabaseMetrics) and, unless
- * `prepare` is false, the name PostgreSQL prepares it under once per connection. Two statements
- * under one name would fail on PostgreSQL only (PGlite prepares nothing), at their first use: this
- * refuses the second as its module loads, on every database and in every test. Whether it writes
- * is read from its text (mayWrite), never declared.
- */
+/** A statement under `name` (its metric series and prepared name); a name reused for another text throws at load, not on PostgreSQL. */
 export function namedStatement(name: string, text: string, options: Pick<Statement, 'prepare'> = {}): Statement {
   const known = statementByName.get(name);
   if (known !== undefined && known.text !== text) {
@@ -20,13 +14,7 @@ export function namedStatement(name: string, text: string, options: Pick<Stateme
   return statement;
 }
 
-/**
- * Whether a statement may write, from its SQL, erring towards yes: a lost answer to a write is a
- * 500 WRITE_OUTCOME_UNKNOWN, to a read a 503 telling the client nothing was done. A read is a
- * SELECT (or a WITH ... SELECT) naming no data-modifying command (a CTE's INSERT, UPDATE, DELETE
- * or MERGE), no SELECT ... INTO and no sequence change; a row lock (FOR UPDATE) counts as a write.
- * Not seen: a function of the database's that writes, called from a SELECT (the schema has none).
- */
+/** Whether SQL may write, erring towards yes (why, and what it cannot see: docs/decisions/0006-database-access-public-api.md). */
 export function mayWrite(text: string): boolean {
   const code = text.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
   const first = /^[\s(]*([a-z]+)/i.exec(code)?.[1]?.toUpperCase();

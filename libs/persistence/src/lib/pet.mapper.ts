@@ -1,10 +1,7 @@
 import { isPetStatus, type Pet } from '@petstore/domain';
 import type { PetEntity } from './entities';
 
-/**
- * A `pets` row as a driver returns it, column for column the entity: int8 as string (pg) or bigint
- * (PGlite), text as any string (toPet checks what the domain narrows it to), the rest as the entity says.
- */
+/** A `pets` row as a driver returns it: the entity, with int8 as string or bigint and text unnarrowed (toPet checks it). */
 export type PetRow = {
   readonly [Column in keyof PetEntity]: PetEntity[Column] extends bigint
     ? string | bigint

@@ -1,12 +1,6 @@
 import { Connection, type PoolClient } from 'pg';
 
-/*
- * The cancel path's adapter: node-postgres has no public way to cancel a running statement
- * (brianc/node-postgres#1954), so this file, and no other, reads its client's internals: the
- * backend's key (processID, secretKey), its Connection class and the client's socket
- * (connection.stream). eslint.config.mjs refuses them anywhere else; pg-statement-runner.spec.ts
- * runs both functions against a stand-in server and fails when a pg release moves them.
- */
+// The one file that reads pg's internals, for the cancel pg lacks: docs/decisions/0006-database-access-public-api.md
 
 /** What node-postgres's client knows of its server and backend: fields its own cancel uses, undocumented. */
 interface BackendOf {
@@ -16,10 +10,7 @@ interface BackendOf {
   readonly secretKey: number;
 }
 
-/**
- * PostgreSQL's cancel request, on a connection of its own (the protocol's way, which PgBouncer
- * forwards to the right server). Best effort: whether it worked shows in the statement's answer.
- */
+/** PostgreSQL's cancel request on a connection of its own (PgBouncer forwards it); best effort: the statement's answer tells. */
 export function sendCancelRequest(client: PoolClient): void {
   const { host, port, processID, secretKey } = client as unknown as BackendOf;
   const connection = new Connection() as Connection & {

@@ -15,14 +15,9 @@ export interface StatementDeadlines {
   readonly cancelGraceMs: number;
 }
 
-/**
- * How often the runner looks for statements past a deadline: each deadline holds to within this.
- * One timer for every statement, rather than a timer and a race per statement, which cost a
- * request more than anything else the service adds to it (docs/performance.md).
- */
+/** How often deadlines are checked (each holds to within it): one timer for all statements is far cheaper (docs/performance.md). */
 export const DEADLINE_CHECK_MS = 50;
 
-/** A statement sent on its connection and not yet answered. */
 interface Running {
   readonly client: PoolClient;
   readonly sentAt: number;
@@ -31,19 +26,10 @@ interface Running {
   abandoned?: true;
 }
 
-// A connection lost while checked out emits 'error' on the client (the pool listens only while it
-// is idle): without a listener the process would crash. The statement's own promise rejects.
+// A connection lost while checked out emits 'error' on the client (the pool listens only while idle): unheard, it crashes the process.
 const ignoreLostConnection = () => undefined;
 
-/**
- * Runs statements on node-postgres's pool so that a statement the service stops waiting for is
- * stopped on the server too, before anyone is answered: PostgreSQL's own statement_timeout ends
- * it first; if the server is silent past the client's deadline (a pooler that drops the setting, a
- * stalled network) the service sends a cancel request and waits for its effect, then drops the
- * connection. Every failure after the statement was sent that leaves no server answer is a
- * StatementOutcomeUnknownError, and its connection is dropped, so the pool never holds a backend
- * still working on an abandoned statement.
- */
+/** Runs statements on pg's pool so that one the service stops waiting for is over on the server before anyone is answered. */
 export class PgStatementRunner implements QueryablePool {
   private readonly running = new Set<Running>();
   private readonly deadlineCheck: NodeJS.Timeout;
@@ -71,6 +57,7 @@ export class PgStatementRunner implements QueryablePool {
             release();
             return resolve(result);
           }
+          // No server answer after sending: the outcome is unknown, and the connection is dropped, never pooled with a busy backend.
           const outcomeUnknown = statement.abandoned === true || isLinkFailure(error);
           release(outcomeUnknown);
           if (!outcomeUnknown) return reject(error);

@@ -16,8 +16,7 @@ const FIND_BY_PREFIX: Statement = namedStatement(
   `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
 );
 const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
-// The row is locked and read before the update, so that of two revocations at once exactly one is the
-// first. A second revocation keeps the time of the first.
+// Locked and read before the update: of two revocations at once exactly one is first, and its time is kept.
 const revokeWhere = (name: string, column: 'id' | 'prefix'): Statement =>
   namedStatement(
     name,

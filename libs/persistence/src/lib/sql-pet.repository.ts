@@ -16,9 +16,7 @@ const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
 // Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
 const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`);
-// Not prepared: a generic plan for "status = $1" cannot know how rare the status is and walks the
-// primary key filtering rows, a cliff for a rare status in a large table. Planned per call, it
-// uses the (status, id) index; planning is PostgreSQL's CPU, not the service's.
+// Not prepared: a generic plan cannot know a status is rare and walks the primary key; planned per call, it uses (status, id).
 const LIST_BY_STATUS: Statement = namedStatement(
   'pets_list_by_status',
   `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
@@ -32,22 +30,8 @@ const INSERT: Statement = namedStatement(
   `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
 );
 
-/**
- * An idempotent create in one statement, hence one transaction: the pet and the record of its
- * answer are both written or neither is. In order:
- * - claim: the key's transaction-level advisory lock, tried, never waited for. Held until the
- *   statement commits, so a concurrent request with the same key (on any instance) finds it taken
- *   and is told "in progress" at once. hashtextextended maps (api key, key) to the lock's int64;
- *   the space between them cannot occur in either (visible ASCII), so distinct pairs are distinct
- *   texts. A hash collision costs a spurious "in progress" while both are being created, no more.
- * - allocated: the pet's id, drawn from its identity sequence beforehand so that the record,
- *   written first, can hold the answer.
- * - record: inserted unless the key has a record; an expired one is overwritten. The arbiter is
- *   the primary key, which sees committed rows whatever the statement's snapshot: a record
- *   committed a moment ago by another request is found, never duplicated.
- * - pet: inserted only if the record was, with the allocated id.
- * The row says whether the claim was free and, if the pet was created, the pet.
- */
+// One statement, so one transaction: docs/contract.md, "Safe retries (Idempotency-Key)". ' ' occurs in neither key (visible
+// ASCII), so distinct pairs hash distinct texts. The primary key arbitrates: it sees a record committed after the snapshot.
 const CREATE_ONCE: Statement = namedStatement(
   'pets_create_once',
   `
@@ -72,8 +56,7 @@ const CREATE_ONCE: Statement = namedStatement(
     )
     SELECT claim.free, pet.* FROM claim LEFT JOIN pet ON true`,
 );
-// The answer recorded for a key, read after the claim found it (in a statement of its own, whose
-// snapshot sees a record committed while the claim ran). Expired or not: it was current a moment ago.
+// Its own statement, whose snapshot sees a record committed while the claim ran; expired or not, it was current a moment ago.
 const FIND_RECORD: Statement = namedStatement(
   'idempotency_records_find',
   `
@@ -81,8 +64,7 @@ const FIND_RECORD: Statement = namedStatement(
            response_body->>'categoryId' AS "categoryId", response_body->>'status' AS status
     FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
 );
-// A bounded batch by physical row address (a TID scan, no second index walk). Rows a create is
-// overwriting right now are skipped, never waited for: the next sweep gets them if they are still expired.
+// A bounded batch by ctid (a TID scan, no second index walk); rows a create is overwriting are skipped, never waited for.
 const DELETE_EXPIRED: Statement = namedStatement(
   'idempotency_records_delete_expired',
   `

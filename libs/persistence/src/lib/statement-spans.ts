@@ -8,12 +8,7 @@ const tracer = trace.getTracer(STATEMENT_TRACER_NAME);
 
 type Query = Parameters<QueryablePool['query']>[0];
 
-/**
- * The pool, with a client span for each statement run within a span (a request's), shaped as
- * @opentelemetry/instrumentation-pg shapes them on PostgreSQL: PGlite does not go through `pg`, so
- * nothing else traces its statements. Outside a span (tracing off, migrations, the sweeper) a
- * statement runs as it would without this.
- */
+/** The pool with instrumentation-pg-shaped client spans inside a request's span: PGlite bypasses `pg`, so nothing else traces it. */
 export function withStatementSpans(pool: QueryablePool, databaseName: string): QueryablePool {
   return {
     query(query, values) {
@@ -49,7 +44,7 @@ function startStatementSpan(query: Query, databaseName: string): Span | undefine
   });
 }
 
-/** Ends a failed statement's span as instrumentation-pg does: an error status with the message, an exception event with the type and code only. */
+/** Ends a failed statement's span as instrumentation-pg does: error status and message, an exception event of type and code. */
 function endFailedStatementSpan(span: Span, error: unknown): void {
   const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: string };
   span.recordException(`PostgreSQL error of type '${name ?? 'PostgreSQLError'}' occurred (code: ${code ?? 'UNKNOWN'})`);

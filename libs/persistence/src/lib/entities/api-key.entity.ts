@@ -1,9 +1,6 @@
 import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/**
- * An issued API key, as the `api_keys` table holds it. The secret is never stored: only the SHA-256
- * of its 256 random bits, in hex. The unique prefix is how a presented key is found (one index lookup).
- */
+/** An issued API key: only the SHA-256 of its secret is stored, in hex; the unique prefix finds a presented key (one lookup). */
 @Entity('api_keys')
 @Check('api_keys_name_not_empty', 'char_length(name) >= 1')
 @Unique('api_keys_prefix_key', ['prefix'])

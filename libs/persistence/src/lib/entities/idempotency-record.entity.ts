@@ -1,11 +1,6 @@
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/**
- * One completed idempotent create, as the `idempotency_records` table holds it, written in the same
- * statement as its pet (SqlPetRepository.createOnce). apiKeyId is the principal's public name (an
- * issued key's prefix, or env-N), not a secret. The answer is 201 by construction and its Location
- * is /v1/pets/{id}: what a replay needs beyond that is the body, kept as sent (int64 exact in jsonb).
- */
+/** A completed idempotent create (createOnce); apiKeyId is a public name. A replay is a 201 by construction: only the body is kept. */
 @Entity('idempotency_records')
 @Check('idempotency_records_sha256_length', 'octet_length(request_sha256) = 32')
 // The sweeper's batches: the oldest expired records first, an index range scan however large the table.

@@ -5,8 +5,7 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('pets')
 @Check('pets_name_not_empty', 'char_length(name) >= 1')
 @Check('pets_status_known', `status IN (${PET_STATUSES.map((status) => `'${status}'`).join(', ')})`)
-// Serves both list queries as an index walk: "WHERE status = $1 ORDER BY id" and, via the primary
-// key, the unfiltered "ORDER BY id".
+// The status list's index walk ("WHERE status = $1 ORDER BY id"); the unfiltered list walks the primary key.
 @Index('pets_status_id_idx', ['status', 'id'])
 export class PetEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: 'pets_pkey' })

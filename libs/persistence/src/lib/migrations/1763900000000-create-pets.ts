@@ -12,8 +12,6 @@ export class CreatePets1763900000000 implements MigrationInterface {
         status varchar(16) NOT NULL DEFAULT 'available'
           CONSTRAINT pets_status_known CHECK (status IN ('available', 'pending', 'sold'))
       )`);
-    // Serves both list queries as an index walk: "WHERE status = $1 ORDER BY id" and, via the
-    // primary key, the unfiltered "ORDER BY id".
     await queryRunner.query(`CREATE INDEX pets_status_id_idx ON pets (status, id)`);
   }
 

@@ -4,8 +4,6 @@ export class CreateApiKeys1764000000000 implements MigrationInterface {
   name = 'CreateApiKeys1764000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // The secret is never stored: only the SHA-256 of its 256 random bits, in hex.
-    // The unique prefix is how a presented key is found (one index lookup).
     await queryRunner.query(`
       CREATE TABLE api_keys (
         id bigint GENERATED ALWAYS AS IDENTITY CONSTRAINT api_keys_pkey PRIMARY KEY,

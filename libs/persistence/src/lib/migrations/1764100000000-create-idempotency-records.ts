@@ -4,10 +4,6 @@ export class CreateIdempotencyRecords1764100000000 implements MigrationInterface
   name = 'CreateIdempotencyRecords1764100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // One row per completed idempotent create, written in the same statement as its pet (see
-    // SqlPetRepository.createOnce). api_key_id is the principal's public name (an issued key's
-    // prefix, or env-N), not a secret. The answer is 201 by construction and its Location is
-    // /v1/pets/{id}: what a replay needs beyond that is the body, kept as sent (int64 exact in jsonb).
     await queryRunner.query(`
       CREATE TABLE idempotency_records (
         api_key_id varchar(64) NOT NULL,
@@ -19,7 +15,6 @@ export class CreateIdempotencyRecords1764100000000 implements MigrationInterface
         expires_at timestamptz NOT NULL,
         CONSTRAINT idempotency_records_pkey PRIMARY KEY (api_key_id, idempotency_key)
       )`);
-    // The sweeper's batches: the oldest expired records first, an index range scan however large the table.
     await queryRunner.query(`CREATE INDEX idempotency_records_expires_at_idx ON idempotency_records (expires_at)`);
   }
 
