@@ -18,11 +18,7 @@ export interface ExactInteger {
 const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
 const FORMAT_BITS = { int32: 32n, int64: 64n } as const;
 
-/**
- * `exactInteger`: an integer of the format within the bounds, as text or as the body parser's
- * bigint (never a JS number, which has lost digits past 2^53); replaced by that integer, a number
- * for int32 and a bigint for int64, so handlers get the value the document promises.
- */
+/** `exactInteger`: text or the parser's bigint (a JS number has lost digits past 2^53); becomes a number (int32) or a bigint. */
 const exactInteger: KeywordDefinition = {
   keyword: 'exactInteger',
   modifying: true,

@@ -1,9 +1,7 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-// helmet's headers worked out once, so that an answer carries them without @fastify/helmet running
-// helmet for it: CPU per request in docs/performance.md, "Micro-optimisations". The spec fails if
-// they ever differ from what @fastify/helmet writes.
+// Worked out once, not per answer (cost: docs/security.md, "Security headers and CORS"); the spec checks them against @fastify/helmet.
 
 /** The headers helmet writes for `options`, recorded from one run against a stand-in response. */
 export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
