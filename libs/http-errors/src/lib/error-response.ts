@@ -158,11 +158,7 @@ function validationMessage(error: ValidationError, context = 'request'): string 
   return `${context}${field ? ` ${field}` : ''} ${error.message ?? 'is invalid'}`;
 }
 
-/**
- * An Error answer with its message bounded (messages may quote client input). Every Error answer
- * is made here; what sends it (the filter, the router's refusals, Node's and the protocol's in
- * protocol-errors, /metrics's own port) counts it on its application's ErrorAnswerCounter.
- */
+// Every Error answer is made here, its message bounded (it may quote client input); whatever sends it counts it.
 function errorAnswer(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };
