@@ -55,13 +55,11 @@ const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; h
   'outcome-unknown': { status: 500 },
 };
 
-/** How Fastify's error is answered: its code, and its message, fixed or told by the request that failed. */
 interface FastifyErrorAnswer {
   readonly code: HttpErrorCode;
   readonly message: string | ((request?: FailedRequest) => string);
 }
 
-/** Errors Fastify raises before a handler runs, keyed by their `code`. */
 const FASTIFY_ERRORS: Readonly<Record<string, FastifyErrorAnswer>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: HttpErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
   FST_ERR_CTP_BODY_TOO_LARGE: {

@@ -5,8 +5,6 @@ import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } from './entity-tag';
 import { RoutePolicy } from './route-policy';
 
-// Conditional GET (RFC 9110 §13): ApiConditionalGet both documents the 304 and turns it on, so the two cannot disagree.
-
 const ETAG: ApiHeader = {
   description:
     'The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same',
@@ -29,7 +27,7 @@ const IF_NONE_MATCH_DESCRIPTION = [
   'Otherwise the answer is what it would be without it: a malformed value is never refused.',
 ].join(' ');
 
-/** Makes the route a conditional GET (registerConditionalGets) and documents its 200, its 304 and `If-None-Match`. */
+/** Makes the route a conditional GET (RFC 9110 §13) and documents it, in one decorator so that the two cannot disagree. */
 export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOptions & { readonly headers: ApiHeaders }) {
   const answerHeaders = { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...headers };
   return applyDecorators(

@@ -11,10 +11,7 @@ function serializeExactly(_request: FastifyRequest, reply: FastifyReply, payload
   done(null, payload);
 }
 
-/**
- * Schema-less routes answer through lossless-json (an int64 exact: slower, never a 500); set per route, not as the default
- * serializer, which would replace the compiled one of routes with a schema. Call before any route is added.
- */
+/** Schema-less routes answer by lossless-json (int64 exact, never a 500); set per route so others keep theirs. Call first. */
 export function registerExactJsonSerializer(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
     if (route.schema?.response) return;

@@ -3,8 +3,6 @@ import type { KeywordDefinition, SchemaValidateFunction } from 'ajv';
 /** Where ajv is in the data (the parent object and the property): ajv's public entry point names it only here. */
 type DataValidationCxt = Parameters<SchemaValidateFunction>[3];
 
-// The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them.
-
 /** An OpenAPI integer, its bounds if the document gives them, and where it comes from. */
 export interface ExactInteger {
   readonly format: 'int32' | 'int64';
@@ -49,4 +47,5 @@ const wellFormed: KeywordDefinition = {
   validate: (_schema: boolean, data: string) => data.isWellFormed(),
 };
 
+/** The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them. */
 export const INPUT_KEYWORDS = [exactInteger, wellFormed];

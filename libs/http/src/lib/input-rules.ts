@@ -19,8 +19,6 @@ import {
 } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 
-// Why: docs/decisions/0007-input-rules.md (class-validator rules compiled once into the document, checked by ajv).
-
 const IS_INT64 = 'isInt64';
 
 /** What a 64-bit integer input may be; bounds as JSON numbers, as the document writes them. */
@@ -73,10 +71,9 @@ const COMPILED = new Set<string>([
   IS_STRING,
   ValidationTypes.CONDITIONAL_VALIDATION, // @IsOptional
 ]);
-/** What a rule may add to a property's documented schema. */
 const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', PATTERN_MEANS] as const;
 
-/** Compiles the rules of every DTO a handler takes into their OpenAPI options, before the document is made. Idempotent. */
+/** Compiles the rules of every DTO a handler takes into the document, before it is made (docs/decisions/0007). Idempotent. */
 export function compileInputRules(app: INestApplicationContext): void {
   for (const dto of inputDtos(app)) compileRulesOf(dto);
 }
@@ -98,7 +95,6 @@ function compileRulesOf(dto: Type): void {
   }
 }
 
-/** The classes the controllers' handlers take that carry class-validator rules (their own or inherited). */
 function inputDtos(app: INestApplicationContext): Set<Type> {
   const scanner = new MetadataScanner();
   const dtos = new Set<Type>();

@@ -5,7 +5,7 @@ import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** How deeply a body may nest; keeps the parser and the validation far from overflowing the stack by recursion. */
+/** How deeply a body may nest; keeps the parser and the validation far from overflowing the stack (docs/security.md). */
 export const JSON_MAX_DEPTH = 32;
 
 const OPEN_BRACKET = new Set(['[', '{']);
@@ -61,7 +61,6 @@ function nestingDepth(text: string): number {
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8_NAMES = new Set(['utf-8', 'utf8']);
 
-/** Refuses a Content-Type whose charset parameter names anything but UTF-8 (absent means UTF-8). */
 function assertUtf8Charset(contentType: string | undefined): void {
   const charset = CHARSET_PARAMETER.exec(contentType ?? '')?.[1];
   if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {

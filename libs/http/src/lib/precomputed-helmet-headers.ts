@@ -1,9 +1,7 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-// Worked out once, not per answer (cost: docs/security.md, "Security headers and CORS"); the spec checks them against @fastify/helmet.
-
-/** The headers helmet writes for `options`, recorded from one run against a stand-in response. */
+/** helmet's headers for `options`, recorded once, not per answer (docs/security.md); the spec checks them against @fastify/helmet. */
 export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {

@@ -8,8 +8,6 @@ import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
 import { closesAfterAnswer, drainAfterAnswer, drainUnreadBody, hasUnreadBody, isDrainingAfterAnswer } from './unread-body';
 
-// Node answers some requests itself, before Fastify: each such path is taken over, so every error answer is the Error body.
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }>> = {
@@ -17,7 +15,6 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'Request was not received in time' },
 };
 
-/** The Error body of an answer about to be sent, as JSON text, counted by its code. */
 function sentErrorBody(errorAnswers: ErrorAnswerCounter, status: number, message?: string): string {
   const { body } = errorResponseFor(status, message);
   errorAnswers.count(body.code);
@@ -35,7 +32,6 @@ export function clientErrorHandler(errorAnswers: ErrorAnswerCounter) {
   };
 }
 
-/** Writes an Error answer straight to a socket that has no request or reply object, and closes it. */
 function writeErrorAndClose(
   log: FastifyBaseLogger,
   errorAnswers: ErrorAnswerCounter,
@@ -63,7 +59,6 @@ function refuseTunnel(log: FastifyBaseLogger, errorAnswers: ErrorAnswerCounter, 
   writeErrorAndClose(log, errorAnswers, socket, 405, 'CONNECT is not supported: this is not a proxy', requestIdFor(request));
 }
 
-/** Node's answer to an Expect header other than 100-continue: 417, with the Error body. */
 function answerExpectationFailed(
   log: FastifyBaseLogger,
   errorAnswers: ErrorAnswerCounter,
@@ -86,10 +81,7 @@ function answerExpectationFailed(
 /** Leaves a missing Host to registerProtocolGuards, which refuses it with the Error body instead of Node's own 400. */
 export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
-/**
- * Makes every error answer the Error body (no Host, Expect, CONNECT, a plugin's text errors) and drains, within bounds, the
- * body of a request refused before it was read (unread-body.ts) rather than closing on it.
- */
+/** Takes over what Node answers itself, so every error answer is the Error body; drains refused bodies (unread-body.ts). */
 export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: ErrorAnswerCounter): void {
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
     answerExpectationFailed(fastify.log, errorAnswers, request, response),
@@ -117,7 +109,6 @@ export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: E
   });
 }
 
-/** The payload of an answer, or the Error body of its status when it is an error answer written as text. */
 function asErrorBody(reply: FastifyReply, payload: unknown, errorAnswers: ErrorAnswerCounter): unknown {
   if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/json')) return payload;
   reply.type(JSON_TYPE);

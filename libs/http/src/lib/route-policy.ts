@@ -1,11 +1,9 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyContextConfig } from 'fastify';
 
-// Why: docs/decisions/0002-route-policy-on-the-handler.md
-
 const ROUTE_POLICY = Symbol('route policy');
 
-/** Adds `part` to the handler's policy; each hands RouteConfig the whole so far, so decorators compose in any order. */
+/** Adds `part` to the handler's policy (docs/decisions/0002); RouteConfig gets the whole so far, so decorators compose. */
 export function RoutePolicy(part: FastifyContextConfig): MethodDecorator {
   return (target, key, descriptor) => {
     const handler = descriptor.value as object;

@@ -2,8 +2,6 @@ import type { OpenAPIObject, ParameterObject, ReferenceObject, RequestBodyObject
 import type { FastifyInstance } from 'fastify';
 import type { ExactInteger } from './input-keywords';
 
-// Fastify's route schemas from the OpenAPI document, the one definition of every input and answer (docs/decisions/0007).
-
 type Schema = SchemaObject | ReferenceObject;
 type Components = NonNullable<OpenAPIObject['components']>;
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -19,7 +17,7 @@ export interface RouteSchemas {
 const PATTERN_MEANS = 'x-pattern-means';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
-/** Gives each route its operation's schemas; all made at once, so one the service cannot check stops the start. Call first. */
+/** Gives each route its operation's schemas (docs/decisions/0007); all made at once, so an uncheckable one stops the start. Call first. */
 export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
   const schemas = schemasByRoute(document);
   fastify.addHook('onRoute', (route) => {
@@ -49,7 +47,6 @@ function schemasByRoute(document: OpenAPIObject): Map<string, RouteSchemas> {
   return schemas;
 }
 
-/** The Fastify schemas of one operation: its path, query and JSON body, and each 2xx JSON answer. */
 function routeSchemasOf(operation: Operation, components: Components, method: string, name: string): RouteSchemas {
   const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter, components) as ParameterObject);
   const inPath = parameters.filter((parameter) => parameter.in === 'path');
@@ -103,7 +100,6 @@ function parametersSchema(parameters: readonly ParameterObject[], components: Co
   );
 }
 
-/** A closed object of these properties, each missing required one named. */
 function objectSchema(properties: [string, object][], required: readonly string[], prefix: string, messages: object): object {
   return {
     type: 'object',

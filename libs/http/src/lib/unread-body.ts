@@ -2,15 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 
-// Closing on a refused body's unread bytes sends a reset: docs/operations.md, "Time limits for slow clients".
-
-/** Most bytes read from the connection to drain a refused body. */
+/** Most bytes read to drain a refused body (drained, not closed on: docs/operations.md, "Time limits for slow clients"). */
 export const UNREAD_BODY_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Longest a connection is held to drain a refused body. */
 export const UNREAD_BODY_MAX_MS = 5_000;
 
-/** Connections whose request has been answered while its body is still being drained. */
 const drainingAfterAnswer = new WeakSet<Socket>();
 
 /** Whether this connection's request has been answered and its body is being drained: nothing more is to be written to it. */
