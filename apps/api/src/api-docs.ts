@@ -36,10 +36,8 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .addTag('pets', 'Animals held in the store')
     .build();
-  // The DTOs' class-validator rules become their documented schemas (docs/decisions/0007).
   compileInputRules(app);
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
-  // The Error body's codes: the protocol's and those each feature declares on its controller.
   documentErrorCodes(app, document);
   // The service refuses unknown body properties and never sends any: every object it names is closed.
   for (const schema of Object.values(document.components?.schemas ?? {})) {
@@ -55,23 +53,15 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
 /** Where Swagger UI is served. */
 export const DOCS_PATH = 'docs';
 
-/** Where the document is served, as JSON and as YAML. */
 const JSON_DOCUMENT = 'openapi.json';
 const YAML_DOCUMENT = 'openapi.yaml';
 
-/** The routes of the documentation, which anyone may read: `/`, Swagger UI and its files, the document. */
 function isDocsRoute(url: string): boolean {
   const path = url.replace(/^\//, '');
   return path === '' || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) || path === JSON_DOCUMENT || path === YAML_DOCUMENT;
 }
 
-/**
- * The server an instance's own copy of the document names first: the origin it was fetched from,
- * whatever its host and port (127.0.0.1, a replica on :3001, a real host). A relative server URL is
- * resolved against the document's own URL (OpenAPI 3.0, "Server Object"), so a tool that imports
- * /openapi.json from a running instance (Swagger UI, Postman, Insomnia, a generator) calls that
- * instance; no Host header is echoed, and the document is built once.
- */
+/** Relative, so a tool importing an instance's /openapi.json calls that instance: docs/contract.md, "The OpenAPI document". */
 export const SAME_ORIGIN_SERVER: NonNullable<OpenAPIObject['servers']>[number] = { url: `/${API_PREFIX}`, description: 'This server' };
 
 /** The document as an instance serves it: the committed one, with the same-origin server first. */
@@ -79,27 +69,19 @@ export function servedDocument(document: OpenAPIObject): OpenAPIObject {
   return { ...document, servers: [SAME_ORIGIN_SERVER, ...(document.servers ?? [])] };
 }
 
-/**
- * Serves Swagger UI at /docs, and the document at /openapi.json and /openapi.yaml, each with the
- * same-origin server first (servedDocument). The committed file, the contract, lists the public
- * environments only: a relative server would mean nothing once the file is read from elsewhere.
- * The page's CSP lets it call its own origin only, and Swagger UI starts on the first server again
- * after every reload.
- */
+/** Serves Swagger UI at /docs and the document at /openapi.json and /openapi.yaml, the same-origin server first. */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   // SwaggerModule registers its routes with Fastify itself, without a handler to declare them Public on.
   fastify.addHook('onRoute', (route) => {
     if (isDocsRoute(route.url)) route.config = { ...route.config, public: true };
   });
-  // Whoever opens the service's address in a browser lands on its documentation.
   fastify.get('/', (_request, reply) => reply.redirect(`/${DOCS_PATH}`, 302));
   SwaggerModule.setup(DOCS_PATH, app, servedDocument(document), {
     customSiteTitle: `${document.info.title} API`,
     jsonDocumentUrl: JSON_DOCUMENT,
     yamlDocumentUrl: YAML_DOCUMENT,
     swaggerOptions: {
-      // The key survives a reload (kept in the browser's localStorage).
       persistAuthorization: true,
       plugins: [exactJsonResponseBodyPlugin],
     },

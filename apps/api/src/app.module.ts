@@ -22,11 +22,7 @@ export function databaseLocationOf(config: AppConfig): DatabaseLocation {
   return config.databaseUrl ? { url: config.databaseUrl, preparedStatements: config.preparedStatements } : { dataDir: config.dataDir };
 }
 
-/**
- * The modules of the service: binds the ports to their adapters, gives every module the
- * application's metrics registry, and answers every route's errors with the Error body (createApp
- * builds the HTTP application around it).
- */
+/** The service's modules: ports bound to adapters, the app's own metrics registry, the Error body filter (createApp wraps it). */
 @Module({})
 export class AppModule {
   static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation, metrics: AppMetrics): DynamicModule {

@@ -5,11 +5,7 @@ import { dirname, join } from 'node:path';
 
 const UNKNOWN = 'unknown';
 
-/**
- * The running build: the version of the nearest package.json above this module (the repository's,
- * from the sources, dist/ or the bundle; the image's /app), the commit the deployment names
- * (GIT_COMMIT), and the Node.js version.
- */
+/** The running build: the nearest package.json's version above this module (sources, dist/, bundle, image), GIT_COMMIT, Node's. */
 export function buildInfoOf(config: Pick<AppConfig, 'gitCommit'>, moduleDir = __dirname): BuildInfo {
   return { version: packageVersionAbove(moduleDir), commit: config.gitCommit ?? UNKNOWN, node: process.version };
 }

@@ -29,7 +29,6 @@ import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
 import { buildInfoOf } from './build-info';
 
-/** What FastifyAdapter takes for an HTTP/1.1 server: Fastify's options, Node's and Nest's own. */
 type FastifyAdapterOptions = FastifyServerOptions & { readonly http: ServerOptions; readonly skipMiddie: boolean };
 
 export interface CreateAppOptions {
@@ -39,10 +38,7 @@ export interface CreateAppOptions {
   readonly logLevel?: AppConfig['logLevel'];
   /** Where the JSON log lines go instead of stdout (with logLevel): tests read them. */
   readonly logDestination?: { write(line: string): void };
-  /**
-   * Builds the routes and the document, and stops before `init`: nothing connects to a database,
-   * opens the data directory or a socket. What `npm run openapi` and the document's tests need.
-   */
+  /** Stops before `init`, with the routes and the document: no database, data directory or socket (`npm run openapi`). */
   readonly documentOnly?: boolean;
   /** Modules added beside the service's own: a test's routes, built into the real application. */
   readonly imports?: NonNullable<ModuleMetadata['imports']>;
@@ -57,14 +53,7 @@ export interface PetstoreApp {
   readonly metrics: AppMetrics;
 }
 
-/**
- * The composition root of the HTTP application, and nothing else builds one: server.ts listens on it,
- * export-openapi reads its document, the in-process tests inject into it. Each concern registers
- * its own hooks: Fastify's plugins (observability, then the HTTP protocol, which depends on it) and
- * Nest's modules (authentication, the features, the error filter). What remains here needs the
- * whole application: the document, the route schemas (every input's check: docs/decisions/0007) and CORS derived from it, and
- * the 405 answers, known once every route is.
- */
+/** The one composition root (server, export-openapi, tests); only what needs the whole app: document, schemas, CORS, 405s. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<PetstoreApp> {
   const registry = createMetricsRegistry();
   const metrics = { registry, errorAnswers: new ErrorAnswerCounter(registry) };
@@ -73,9 +62,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const requestTimeoutMs = config.httpTimeouts.requestMs;
   await fastify.register(observability, { registry, buildInfo: buildInfoOf(config), requestTimeoutMs });
   await fastify.register(httpProtocol, { errorAnswers: metrics.errorAnswers, docsPrefix: `/${DOCS_PATH}` });
-  // Learns each route's methods as Nest registers it: the 405 answers' Allow and CORS's methods.
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
-
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
   const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), metrics);
@@ -85,7 +72,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     { bodyParser: false, logger: new PinoNestLogger(fastify.log) },
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
-
   const document = createApiDocument(app);
   metrics.errorAnswers.showCodes(errorCodesOf(app));
   registerRouteSchemas(fastify, document);
@@ -94,14 +80,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
   }
   if (options.documentOnly) return { app, document, metrics };
-
   // Connects the database, migrates and registers the routes.
   await app.init();
   apiRouteMethods.answerOtherMethodsWith405();
   return { app, document, metrics };
 }
 
-/** Fastify's options: fixed once the instance exists, so given to its adapter. */
 function fastifyOptions(config: AppConfig, options: CreateAppOptions, errorAnswers: ErrorAnswerCounter): FastifyAdapterOptions {
   const logLevel = options.logLevel ?? config.logLevel;
   const pretty = options.logLevel === undefined && !config.production;
@@ -120,8 +104,7 @@ function fastifyOptions(config: AppConfig, options: CreateAppOptions, errorAnswe
     // No Nest middleware here: without middie, one hook less on every request.
     skipMiddie: true,
     trustProxy: trustProxyOption(config.trustProxy),
-    // Slow or stalled clients hold a connection for a bounded time (docs/operations.md, "Time limits"); Node
-    // checks the header and request limits every second instead of its default 30.
+    // Why: docs/operations.md, "Time limits for slow clients" (checked every second, not Node's default 30).
     requestTimeout: config.httpTimeouts.requestMs,
     keepAliveTimeout: config.httpTimeouts.keepAliveMs,
     genReqId: requestIdFor,
@@ -130,17 +113,13 @@ function fastifyOptions(config: AppConfig, options: CreateAppOptions, errorAnswe
     clientErrorHandler: clientErrorHandler(errorAnswers),
     http: { ...NODE_SERVER_OPTIONS, headersTimeout: config.httpTimeouts.headersMs, connectionsCheckingInterval: 1000 },
     frameworkErrors: answerUnroutable(accessLog, errorAnswers),
-    // "/v1/pets/" is "/v1/pets", not a pet with an empty id. No parameter is too long for the router
-    // (the request line is bounded by the header size): the route's own schema says what is wrong.
+    // "/v1/pets/" is no pet with an empty id; a long parameter is the route schema's to refuse (headers bound the line).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     ajv: AJV_OPTIONS,
   };
 }
 
-/**
- * The configured keys; in development without any, a key kept in the data directory. The key is
- * printed once, when it is created: logs are kept and shipped, and the file is where it lives.
- */
+/** The configured keys; in development without any, one kept in the data directory, printed only when created (logs are shipped). */
 function apiKeysOf(config: AppConfig, log: FastifyBaseLogger): readonly string[] {
   if (config.apiKeys.length > 0 || config.production) return config.apiKeys;
   preparePrivateDataDir(config.dataDir, (message) => log.warn(message));

@@ -1,25 +1,15 @@
-// Swagger UI shows a JSON response body as JSON.stringify(JSON.parse(body), null, 2): every
-// integer beyond 2^53 comes out rounded (9223372036854775807 as 9223372036854776000), while
-// the service sends ids and categoryIds exactly over the whole int64 range. This plugin
-// shows the body as the service sent it, only indented, by JSON's own source text access.
-
 /** The parts of Swagger UI's plugin system the plugin uses (swagger-ui docs: "Plugin API"). */
 interface SwaggerUiSystem {
   readonly React: { createElement(type: unknown, props: object | null, ...children: unknown[]): unknown };
   getComponent(name: string, container?: boolean): unknown;
 }
 
-/** The properties Swagger UI gives its ResponseBody component. */
 interface ResponseBodyProps {
   readonly content: unknown;
   readonly contentType?: string;
 }
 
-/**
- * A Swagger UI plugin: JSON response bodies are shown with their exact digits. @nestjs/swagger
- * writes functions given in swaggerOptions into the page with Function.prototype.toString, so
- * this one must be self-contained: nothing from outside its own body, no imports.
- */
+/** Shows bodies' exact digits (docs/contract.md). Written into the page by toString(): nothing from outside its own body. */
 export function exactJsonResponseBodyPlugin() {
   /** JSON with the source text of each value (TC39's "JSON.parse source text access": Node 21 on, current browsers). */
   const json = JSON as unknown as {
@@ -28,10 +18,7 @@ export function exactJsonResponseBodyPlugin() {
     rawJSON?: (this: void, text: string) => unknown;
   };
 
-  /**
-   * The body laid out as JSON.stringify(value, null, 2) lays it out, every literal as written (no
-   * digit lost); undefined when it is not JSON or the browser cannot keep literals as written.
-   */
+  /** The body indented, every literal as sent; undefined when it is not JSON or the browser lacks JSON.rawJSON. */
   function exactlyIndented(text: string): string | undefined {
     const { rawJSON } = json;
     if (rawJSON === undefined) return undefined;

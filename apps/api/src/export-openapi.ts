@@ -1,5 +1,4 @@
-// Writes the OpenAPI document the service serves to openapi/petstore.openapi.json, without
-// listening or touching a database: `npm run openapi`. CI regenerates it and fails on a diff.
+// `npm run openapi`: writes the served document to openapi/ without listening or a database; CI fails on a diff.
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

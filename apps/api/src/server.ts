@@ -9,7 +9,6 @@ import { DOCS_PATH } from './api-docs';
 import { API_PREFIX } from './app.module';
 import { createApp } from './create-app';
 
-/** What `main.js --help` prints: the service takes no arguments, only environment variables. */
 function usage(): string {
   return [
     'Petstore HTTP API (NestJS on Fastify): serves /v1, /docs, /healthz, /readyz and /metrics until SIGTERM or SIGINT',
@@ -26,7 +25,6 @@ function usage(): string {
   ].join('\n');
 }
 
-/** Builds the application (createApp), listens, and serves /metrics on its own port when configured. */
 async function bootstrap(config: AppConfig): Promise<void> {
   const { app, metrics } = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
@@ -48,17 +46,13 @@ function originOf(host: string, port: number): string {
 /** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/**
- * On SIGTERM or SIGINT (or an uncaught error), stops accepting connections, lets requests in
- * flight finish, closes the database, then exits (close-with-grace: 1 past the grace or on an error).
- */
+/** On SIGTERM, SIGINT or an uncaught error: stop accepting, let requests finish, close the database, exit (close-with-grace). */
 function closeGracefully(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'Uncaught error: shutting down');
     else log.info(`${signal ?? 'exit'} received: shutting down`);
     metricsServer?.close();
-    // Keep-alive connections that finish their request after close() began would hold the
-    // server open until their idle timeout: close each one as soon as it goes idle.
+    // Else a keep-alive connection that finishes after close() began holds the server open until its idle timeout.
     const server = app.getHttpServer();
     setInterval(() => server.closeIdleConnections(), 50).unref();
     await app.close();
@@ -76,10 +70,7 @@ function readConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
 }
 
-/**
- * What main.ts runs once every module is loaded: `--help` prints the usage (CI runs it on the
- * image's files), anything else reads the configuration and serves until a signal.
- */
+/** What main.ts runs: `--help` prints the usage (CI runs it on the image's files); else serve until a signal. */
 export function runFromCommandLine(args: readonly string[], env: NodeJS.ProcessEnv): void {
   if (['--help', '-h'].includes(args[0] ?? '')) {
     console.log(usage());

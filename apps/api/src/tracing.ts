@@ -1,5 +1,4 @@
-// Third: OpenTelemetry traces when an OTEL_* variable is set (docs/operations.md, "Traces"). The
-// instrumentations hook `require`, so the SDK starts before node:http, pg, ioredis and pino load.
+// Traces when OTEL_* is set (docs/operations.md, "Traces"); started before the modules whose `require` it hooks.
 import { startTracing } from '@petstore/observability/tracing';
 
 startTracing(process.env);

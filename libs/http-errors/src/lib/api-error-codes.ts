@@ -6,11 +6,7 @@ import { HttpErrorCode } from './error-code';
 
 const API_ERROR_CODES = 'http-errors:api-error-codes';
 
-/**
- * Declares the codes of a controller's Error answers beyond the protocol's (HttpErrorCode): its
- * domain errors' and its own ApiExceptions'. Each code is defined once, by the feature that raises
- * it; the document's ErrorCode schema lists them (documentErrorCodes).
- */
+/** Declares a controller's Error codes beyond HttpErrorCode, so each is defined once, by the feature that raises it. */
 export function ApiErrorCodes(codes: readonly string[]): ClassDecorator {
   return (target) => Reflect.defineMetadata(API_ERROR_CODES, codes, target);
 }

@@ -47,10 +47,7 @@ export function ApiServerErrorResponses(headers: ApiHeaders = {}, { internalErro
       'The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds',
       HttpErrorCode.ServiceUnavailable,
       unavailableMessage ?? reasonPhraseOf(503),
-      {
-        'Retry-After': RETRY_AFTER,
-        ...headers,
-      },
+      { 'Retry-After': RETRY_AFTER, ...headers },
     ),
   );
 }

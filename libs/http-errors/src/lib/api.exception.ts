@@ -1,22 +1,14 @@
 import { HttpException } from '@nestjs/common';
 import { HttpErrorCode } from './error-code';
 
-/**
- * The codes each feature brings beside the protocol's, the ones its controller declares with
- * ApiErrorCodes: a feature adds its own under its name, by augmenting this interface
- * (`declare module '@petstore/http-errors' { interface FeatureErrorCodes { pets: PetsErrorCode } }`).
- */
+/** Each feature's codes (ApiErrorCodes), added by augmenting this interface: `interface FeatureErrorCodes { pets: PetsErrorCode }`. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by each feature's augmentation
 export interface FeatureErrorCodes {}
 
 /** A code an Error answer may carry: the protocol's, or one a feature declared (the document's ErrorCode). */
 export type ErrorCode = HttpErrorCode | FeatureErrorCodes[keyof FeatureErrorCodes];
 
-/**
- * An HTTP error with its code and any headers the answer must carry. The code is the protocol's
- * (HttpErrorCode) or the raising feature's own, which it declares with ApiErrorCodes: a code not
- * declared either way does not compile, so none goes out undocumented.
- */
+/** An HTTP error with its code and headers; a code declared nowhere does not compile, so none goes out undocumented. */
 export class ApiException extends HttpException {
   constructor(
     readonly code: ErrorCode,

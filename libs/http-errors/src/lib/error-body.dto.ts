@@ -7,7 +7,6 @@ export const ERROR_MESSAGE_MAX_LENGTH = 1000;
 /** The name of the document's schema that lists every error code (errorCodesOf gives it all of them). */
 export const ERROR_CODE_SCHEMA = 'ErrorCode';
 
-/** The body of every error response. */
 @ApiSchema({ name: 'Error', description: 'The body of every error response' })
 export class ErrorBody {
   // The protocol's codes here; documentErrorCodes adds each feature's (ApiErrorCodes).

@@ -14,10 +14,7 @@ export class ErrorBodyFilter implements ExceptionFilter {
   }
 }
 
-/**
- * Answers with the Error body for `exception`, counted, logging server faults with the request id.
- * Also Fastify's `frameworkErrors` hook, for the URLs its router rejects before Nest runs.
- */
+/** Sends the Error body for `exception`, counted, logging server faults; also for the URLs Fastify's router rejects. */
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, errorAnswers: ErrorAnswerCounter): void {
   const { status, body, headers } = toErrorResponse(exception, request);
   errorAnswers.count(body.code);

@@ -1,9 +1,4 @@
-/**
- * The codes of the protocol: those an Error answer gets for its status alone (from Node, Fastify,
- * a plugin or the router) or for a request the HTTP layer refuses by its form. A feature brings
- * codes of its own (its domain errors' `code`, or its ApiException's) and declares them with
- * ApiErrorCodes; the document's ErrorCode schema lists these and those (errorCodesOf).
- */
+/** The protocol's codes: for a status alone or a request refused by its form. Features declare theirs with ApiErrorCodes. */
 export enum HttpErrorCode {
   Unauthorized = 'UNAUTHORIZED',
   Forbidden = 'FORBIDDEN',

@@ -1,9 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 
-/**
- * Error answers by their body's code, on one application's registry: the codes are the code's own
- * (the document's ErrorCode list), a bounded set. Whatever sends an Error answer counts it here.
- */
+/** Error answers by code (the document's ErrorCode list, a bounded set) on one app's registry; whatever sends one counts it. */
 export class ErrorAnswerCounter {
   private readonly answers: Counter<'code'>;
   private readonly byCode = new Map<string, Counter.Internal>();

@@ -55,13 +55,11 @@ const DOMAIN_ERROR_ANSWERS: Readonly<Record<DomainErrorKind, { status: number; h
   'outcome-unknown': { status: 500 },
 };
 
-/** How Fastify's error is answered: its code, and its message, fixed or told by the request that failed. */
 interface FastifyErrorAnswer {
   readonly code: HttpErrorCode;
   readonly message: string | ((request?: FailedRequest) => string);
 }
 
-/** Errors Fastify raises before a handler runs, keyed by their `code`. */
 const FASTIFY_ERRORS: Readonly<Record<string, FastifyErrorAnswer>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: HttpErrorCode.UnsupportedMediaType, message: 'Content-Type must be application/json' },
   FST_ERR_CTP_BODY_TOO_LARGE: {
@@ -158,11 +156,7 @@ function validationMessage(error: ValidationError, context = 'request'): string 
   return `${context}${field ? ` ${field}` : ''} ${error.message ?? 'is invalid'}`;
 }
 
-/**
- * An Error answer with its message bounded (messages may quote client input). Every Error answer
- * is made here; what sends it (the filter, the router's refusals, Node's and the protocol's in
- * protocol-errors, /metrics's own port) counts it on its application's ErrorAnswerCounter.
- */
+// Every Error answer is made here, its message bounded (it may quote client input); whatever sends it counts it.
 function errorAnswer(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse {
   const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
   return { status, body: { code, message: bounded, status }, headers };

@@ -8,12 +8,7 @@ function inputKeywords(ajv: Ajv): Ajv {
   return ajv;
 }
 
-/**
- * Fastify's ajv, as the input schemas derived from the document (route-schemas.ts) expect it: all
- * errors reported, nothing removed or coerced, ajv-errors, which lets a schema say per field what a
- * client got wrong (`errorMessage`), and the input keywords. The app and the tests build Fastify
- * with these, so a schema behaves the same in both.
- */
+/** Fastify's ajv as route-schemas.ts expects it (all errors, ajv-errors' messages, our keywords); app and tests share it. */
 export const AJV_OPTIONS = {
   // Fastify's defaults would drop an unknown property instead of refusing it, and take 5 for "5".
   customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false },

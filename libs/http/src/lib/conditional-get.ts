@@ -5,10 +5,6 @@ import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } from './entity-tag';
 import { RoutePolicy } from './route-policy';
 
-// Conditional GET (RFC 9110, section 13): an ETag on every 200 of a conditional route, and 304
-// to an If-None-Match that names it. A route is conditional when its handler says so with
-// ApiConditionalGet, which documents the 304 too: one decorator, so the two cannot disagree.
-
 const ETAG: ApiHeader = {
   description:
     'The strong entity-tag of this answer: send it back in `If-None-Match` to be answered 304 (no body) for as long as the answer would be the same',
@@ -31,11 +27,7 @@ const IF_NONE_MATCH_DESCRIPTION = [
   'Otherwise the answer is what it would be without it: a malformed value is never refused.',
 ].join(' ');
 
-/**
- * Makes the route a conditional GET (registerConditionalGets answers it) and documents it: the 200
- * (`answer`) with `ETag` and `Cache-Control` besides its own headers, the 304 with the same headers
- * and no body, and the `If-None-Match` parameter.
- */
+/** Makes the route a conditional GET (RFC 9110 §13) and documents it, in one decorator so that the two cannot disagree. */
 export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOptions & { readonly headers: ApiHeaders }) {
   const answerHeaders = { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...headers };
   return applyDecorators(
@@ -55,10 +47,7 @@ export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOpt
   );
 }
 
-/**
- * Answers each conditional route (ApiConditionalGet) from its serialized 200, by a hook of the
- * route's own: other routes pay nothing. Register it before the routes are.
- */
+/** Answers each ApiConditionalGet route by a hook of its own, so other routes pay nothing. Register it before the routes. */
 export function registerConditionalGets(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
     if (!route.config?.conditionalGet) return;
@@ -66,17 +55,12 @@ export function registerConditionalGets(fastify: FastifyInstance): void {
     if (methods.some((method) => method !== 'GET' && method !== 'HEAD')) {
       throw new Error(`${methods.join(', ')} ${route.url} is declared a conditional GET: only GET (and HEAD) answer conditionally`);
     }
-    // First of the route's own onSend hooks: Fastify's own for HEAD, added to the HEAD route it
-    // makes from the GET, drops the payload this one hashes.
+    // First: Fastify's onSend hook on the HEAD route it makes from the GET drops the payload this one hashes.
     route.onSend = [answerConditionally, ...[route.onSend ?? []].flat()];
   });
 }
 
-/**
- * The 200's bytes give its ETag; an If-None-Match that names it (RFC 9110, section 13.1.2) turns
- * the answer into a 304 with the same headers but those describing the body, and no body (section
- * 15.4.5). Any other status passes: preconditions are for answers that would be 2xx (section 13.2.1).
- */
+// Only a 200 is made conditional: preconditions are for answers that would be 2xx (RFC 9110 §13.2.1).
 const answerConditionally: onSendHookHandler = (request, reply, payload, done) => {
   if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
     done(null, payload);

@@ -6,7 +6,6 @@ export interface CorsHeaders {
   readonly exposedHeaders: readonly string[];
 }
 
-/** The request id: read from any request and written on every answer by this lib (requestIdFor, registerResponseHeaders). */
 const REQUEST_ID_HEADER = 'X-Request-Id';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
@@ -14,13 +13,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type Components = NonNullable<OpenAPIObject['components']>;
 
-/**
- * What CORS lets a browser client send and read, from the document the app serves, so that no
- * feature's header is listed by hand: it may send every header parameter of an operation, the
- * credentials of each security scheme (Authorization for an http scheme, the named header of an
- * apiKey one) and Content-Type where an operation takes a body; it may read every header an
- * answer documents. X-Request-Id both ways. Each once, in alphabetical order.
- */
+/** What CORS lets a browser send and read, from the served document so no header is listed by hand; X-Request-Id both ways. */
 export function corsHeadersOf(document: OpenAPIObject): CorsHeaders {
   const components = document.components ?? {};
   const allowed = [REQUEST_ID_HEADER, ...schemeHeaders(components)];
@@ -41,7 +34,6 @@ export function corsHeadersOf(document: OpenAPIObject): CorsHeaders {
   return { allowedHeaders: sortedOnce(allowed), exposedHeaders: sortedOnce(exposed) };
 }
 
-/** The request headers the document's security schemes carry credentials in. */
 function schemeHeaders(components: Components): string[] {
   return Object.values(components.securitySchemes ?? {}).flatMap((scheme) => {
     if ('$ref' in scheme) return [];

@@ -11,13 +11,7 @@ function serializeExactly(_request: FastifyRequest, reply: FastifyReply, payload
   done(null, payload);
 }
 
-/**
- * Answers of routes without a response schema are written by lossless-json instead of
- * JSON.stringify: an int64 is written as its exact digits, so a route that forgets its schema is
- * slower, never a 500. Routes with a schema keep Fastify's compiled serializer, the hot path:
- * Fastify's default reply serializer would replace it on every route, so each schema-less route
- * gets this one as it is added. Call before any route is added.
- */
+/** Schema-less routes answer by lossless-json (int64 exact, never a 500); set per route so others keep theirs. Call first. */
 export function registerExactJsonSerializer(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
     if (route.schema?.response) return;

@@ -13,12 +13,7 @@ export interface HttpProtocolOptions {
   readonly docsPrefix: string;
 }
 
-/**
- * HTTP as the service speaks it, for every route registered after it: security headers on every
- * answer (a refusal's too, so they come first), the protocol guards, the JSON body parser, the
- * exact serializer, the request id and each route's declared headers, conditional GETs. It comes
- * after the observability plugin, so that a request these hooks refuse is traced and counted.
- */
+/** HTTP as the service speaks it. Security headers first (refusals carry them); after observability, so refusals are counted. */
 export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
   async (fastify, { errorAnswers, docsPrefix }) => {
     await registerSecurityHeaders(fastify, docsPrefix);

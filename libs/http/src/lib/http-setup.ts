@@ -12,11 +12,7 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
 }
 
-/**
- * Fastify's `frameworkErrors`: answers a request its router refused (a malformed percent-encoding)
- * as every routed answer goes out, though no hook runs for it: security headers, X-Request-Id,
- * the Error body (which does not echo the URL) and the access-log line.
- */
+/** Fastify's `frameworkErrors`: no hook runs for a URL its router refused, so this adds what hooks add to every answer. */
 export function answerUnroutable(accessLog: Pick<LogController, 'requestCompleted'>, errorAnswers: ErrorAnswerCounter) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     reply.headers(API_HEADERS).header('x-request-id', request.id);

@@ -3,8 +3,6 @@ import type { KeywordDefinition, SchemaValidateFunction } from 'ajv';
 /** Where ajv is in the data (the parent object and the property): ajv's public entry point names it only here. */
 type DataValidationCxt = Parameters<SchemaValidateFunction>[3];
 
-// The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them.
-
 /** An OpenAPI integer, its bounds if the document gives them, and where it comes from. */
 export interface ExactInteger {
   readonly format: 'int32' | 'int64';
@@ -18,11 +16,7 @@ export interface ExactInteger {
 const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
 const FORMAT_BITS = { int32: 32n, int64: 64n } as const;
 
-/**
- * `exactInteger`: an integer of the format within the bounds, as text or as the body parser's
- * bigint (never a JS number, which has lost digits past 2^53); replaced by that integer, a number
- * for int32 and a bigint for int64, so handlers get the value the document promises.
- */
+/** `exactInteger`: text or the parser's bigint (a JS number has lost digits past 2^53); becomes a number (int32) or a bigint. */
 const exactInteger: KeywordDefinition = {
   keyword: 'exactInteger',
   modifying: true,
@@ -53,4 +47,5 @@ const wellFormed: KeywordDefinition = {
   validate: (_schema: boolean, data: string) => data.isWellFormed(),
 };
 
+/** The two ajv keywords JSON Schema lacks for this API's inputs; route-schemas.ts writes them. */
 export const INPUT_KEYWORDS = [exactInteger, wellFormed];

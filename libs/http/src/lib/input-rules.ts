@@ -19,12 +19,6 @@ import {
 } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 
-// Input rules are written in class-validator, the stack's validation language, on the DTOs of
-// @Body(), @Query() and @Param(). They are compiled once, at start, to JSON Schema
-// (class-validator-jsonschema) and handed to @nestjs/swagger as the properties' options: the
-// document says them, and Fastify's ajv checks them, from the document (route-schemas.ts). No
-// ValidationPipe runs: docs/decisions/0007.
-
 const IS_INT64 = 'isInt64';
 
 /** What a 64-bit integer input may be; bounds as JSON numbers, as the document writes them. */
@@ -33,10 +27,7 @@ export interface Int64Bounds {
   readonly maximum?: number;
 }
 
-/**
- * A 64-bit integer, handed over as a bigint (a JS number loses digits past 2^53): the query's or
- * the path's canonical decimal, or the body parser's bigint (input-keywords.ts).
- */
+/** A 64-bit integer, handed over as a bigint (a JS number loses digits past 2^53): see input-keywords.ts. */
 export function IsInt64(bounds: Int64Bounds = {}, options?: ValidationOptions): PropertyDecorator {
   const min = BigInt(bounds.minimum ?? -(2n ** 63n));
   const max = BigInt(bounds.maximum ?? 2n ** 63n - 1n);
@@ -55,11 +46,7 @@ export function IsInt64(bounds: Int64Bounds = {}, options?: ValidationOptions): 
 
 type Converters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
 
-/**
- * The rules' JSON Schema where class-validator-jsonschema's own differs from this API's: an
- * `@IsInt()` is a JS number, so 32 bits; a bound gives no type of its own; a pattern's meaning is
- * the `message` of its `@Matches`, in the words a refusal uses.
- */
+// Where this API differs from class-validator-jsonschema: @IsInt() is a JS number (int32); a bound adds no type.
 const CONVERTERS: Converters = {
   [IS_INT]: { type: 'integer', format: 'int32' },
   [IS_INT64]: (meta) => ({ type: 'integer', format: 'int64', ...(meta.constraints[0] as Int64Bounds) }),
@@ -84,22 +71,14 @@ const COMPILED = new Set<string>([
   IS_STRING,
   ValidationTypes.CONDITIONAL_VALIDATION, // @IsOptional
 ]);
-/** What a rule may add to a property's documented schema. */
 const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', PATTERN_MEANS] as const;
 
-/**
- * Compiles the class-validator rules of every DTO a controller's handler takes into the
- * properties' OpenAPI options, before the document is made. Once per class is enough; again
- * (a second application in one process) writes the same.
- */
+/** Compiles the rules of every DTO a handler takes into the document, before it is made (docs/decisions/0007). Idempotent. */
 export function compileInputRules(app: INestApplicationContext): void {
   for (const dto of inputDtos(app)) compileRulesOf(dto);
 }
 
-/**
- * Documents the class's rules where no handler takes it: a schema that answers describe (Pet),
- * and that input DTOs derive from, says the same limits as its inputs.
- */
+/** Documents the rules of a class no handler takes (Pet, an answer's schema input DTOs derive from). */
 export function DocumentRules(): ClassDecorator {
   return (target) => compileRulesOf(target as unknown as Type);
 }
@@ -116,7 +95,6 @@ function compileRulesOf(dto: Type): void {
   }
 }
 
-/** The classes the controllers' handlers take that carry class-validator rules (their own or inherited). */
 function inputDtos(app: INestApplicationContext): Set<Type> {
   const scanner = new MetadataScanner();
   const dtos = new Set<Type>();

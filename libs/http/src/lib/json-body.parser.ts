@@ -5,11 +5,7 @@ import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 /** Largest request body accepted, in bytes; larger bodies get 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-/**
- * How deeply a request body may nest objects and arrays. No operation takes more than one
- * level; the bound keeps every later step (the parser, the validation) away
- * from deep recursion, which overflows the stack somewhere past a few thousand levels.
- */
+/** How deeply a body may nest; keeps the parser and the validation far from overflowing the stack (docs/security.md). */
 export const JSON_MAX_DEPTH = 32;
 
 const OPEN_BRACKET = new Set(['[', '{']);
@@ -29,12 +25,7 @@ export function decodeUtf8Body(bytes: Uint8Array): string {
   }
 }
 
-/**
- * Parses a JSON request body without losing precision: integer literals become
- * bigint (so int64 ids above 2^53 survive), other numbers become number.
- * A key repeated with another value is ambiguous and rejected; a "__proto__" key stays a plain own property.
- * Nesting deeper than JSON_MAX_DEPTH is refused before parsing.
- */
+/** Parses a body exactly (integers as bigint), refusing repeated keys with other values and deep nesting; "__proto__" stays an own key. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw malformed('Request body is empty; expected a JSON object');
   if (nestingDepth(text) > JSON_MAX_DEPTH) throw malformed(`Request body nests objects or arrays deeper than ${JSON_MAX_DEPTH} levels`);
@@ -70,7 +61,6 @@ function nestingDepth(text: string): number {
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8_NAMES = new Set(['utf-8', 'utf8']);
 
-/** Refuses a Content-Type whose charset parameter names anything but UTF-8 (absent means UTF-8). */
 function assertUtf8Charset(contentType: string | undefined): void {
   const charset = CHARSET_PARAMETER.exec(contentType ?? '')?.[1];
   if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
@@ -80,19 +70,12 @@ function assertUtf8Charset(contentType: string | undefined): void {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /**
-     * The body's bytes as received, kept only on a route that asks for them (KeepRawBodyWith)
-     * and only when the request carries its header. Other requests keep nothing
-     * and pay nothing.
-     */
+    /** The body's bytes as received, only on a route that asks (KeepRawBodyWith) and a request with its header. */
     rawBody: Buffer | null;
   }
 }
 
-/**
- * Accepts only application/json bodies in UTF-8, parsed exactly (see parseJsonBody); keeps the
- * bytes in `rawBody` where the route asks for them (KeepRawBodyWith).
- */
+/** Accepts only UTF-8 application/json bodies, parsed exactly; keeps `rawBody` where the route asks (KeepRawBodyWith). */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.decorateRequest('rawBody', null);

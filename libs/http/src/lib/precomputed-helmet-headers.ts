@@ -1,11 +1,7 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-// helmet's headers worked out once, so that an answer carries them without @fastify/helmet running
-// helmet for it: CPU per request in docs/performance.md, "Micro-optimisations". The spec fails if
-// they ever differ from what @fastify/helmet writes.
-
-/** The headers helmet writes for `options`, recorded from one run against a stand-in response. */
+/** helmet's headers for `options`, recorded once, not per answer (docs/security.md); the spec checks them against @fastify/helmet. */
 export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {

@@ -8,10 +8,6 @@ import { requestIdFor } from './http-setup';
 import { API_HEADERS } from './security';
 import { closesAfterAnswer, drainAfterAnswer, drainUnreadBody, hasUnreadBody, isDrainingAfterAnswer } from './unread-body';
 
-// Node's HTTP layer answers some requests by itself, before Fastify sees them, with an empty or
-// text body. Each such path is taken over here so that every error answer is the Error body, with
-// the headers and the access-log line of every other answer, and no echo of what the client sent.
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }>> = {
@@ -19,19 +15,13 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'Request was not received in time' },
 };
 
-/** The Error body of an answer about to be sent, as JSON text, counted by its code. */
 function sentErrorBody(errorAnswers: ErrorAnswerCounter, status: number, message?: string): string {
   const { body } = errorResponseFor(status, message);
   errorAnswers.count(body.code);
   return JSON.stringify(body);
 }
 
-/**
- * Fastify's clientErrorHandler, for Node's clientError event: the request could not be parsed
- * (malformed, headers too large) or did not arrive in time. No request or reply exists, so the
- * answer is written to the socket (Node's documented way, as Fastify's own handler does), unless
- * the request was already answered (its body being drained); the connection is closed either way.
- */
+/** Fastify's clientErrorHandler: no request or reply exists, so the answer goes to the socket (Node's documented way). */
 export function clientErrorHandler(errorAnswers: ErrorAnswerCounter) {
   return function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -42,7 +32,6 @@ export function clientErrorHandler(errorAnswers: ErrorAnswerCounter) {
   };
 }
 
-/** Writes an Error answer straight to a socket that has no request or reply object, and closes it. */
 function writeErrorAndClose(
   log: FastifyBaseLogger,
   errorAnswers: ErrorAnswerCounter,
@@ -70,7 +59,6 @@ function refuseTunnel(log: FastifyBaseLogger, errorAnswers: ErrorAnswerCounter, 
   writeErrorAndClose(log, errorAnswers, socket, 405, 'CONNECT is not supported: this is not a proxy', requestIdFor(request));
 }
 
-/** Node's answer to an Expect header other than 100-continue: 417, with the Error body. */
 function answerExpectationFailed(
   log: FastifyBaseLogger,
   errorAnswers: ErrorAnswerCounter,
@@ -90,23 +78,10 @@ function answerExpectationFailed(
   logRefusal(log, 417, requestId);
 }
 
-/**
- * Fastify options that hand to Fastify what Node would answer by itself: an HTTP/1.1 request
- * without Host (refused by requireHostHeaders below, with the Error body).
- */
+/** Leaves a missing Host to registerProtocolGuards, which refuses it with the Error body instead of Node's own 400. */
 export const NODE_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
-/**
- * Every error answer the process sends is the Error body, and reaches a client that is still
- * sending the body of a request refused before reading it:
- * - HTTP/1.1 without Host is 400 (RFC 9112 §3.2), as Node would say, but with the Error body;
- * - Expect other than 100-continue is 417 with the Error body; CONNECT is 405;
- * - an error answer that a plugin wrote as text (a CORS preflight without Origin, say) is
- *   rewritten as the Error body of its status;
- * - an answer sent before the request's body was read in full (401, 413, 415…) is followed by a
- *   bounded drain of that body (unread-body.ts) instead of a close on unread bytes, or, when the
- *   connection closes after the answer, preceded by it.
- */
+/** Takes over what Node answers itself, so every error answer is the Error body; drains refused bodies (unread-body.ts). */
 export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: ErrorAnswerCounter): void {
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
     answerExpectationFailed(fastify.log, errorAnswers, request, response),
@@ -122,8 +97,7 @@ export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: E
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const answer = asErrorBody(reply, payload, errorAnswers);
     if (!hasUnreadBody(request.raw)) return done(null, answer);
-    // Fastify asks for a close after a body it refused; the body is drained instead. (Node leaves
-    // out its own Connection header once one is removed: removed only when there is one.)
+    // Drained, not closed on. Removed only when present: once one is removed, Node leaves out its own.
     if (reply.hasHeader('connection')) reply.removeHeader('connection');
     if (closesAfterAnswer(request.raw)) {
       // Node closes the connection once the answer is written: the body is drained first.
@@ -135,7 +109,6 @@ export function registerProtocolGuards(fastify: FastifyInstance, errorAnswers: E
   });
 }
 
-/** The payload of an answer, or the Error body of its status when it is an error answer written as text. */
 function asErrorBody(reply: FastifyReply, payload: unknown, errorAnswers: ErrorAnswerCounter): unknown {
   if (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('application/json')) return payload;
   reply.type(JSON_TYPE);

@@ -3,11 +3,7 @@ import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/**
- * The methods each route under a prefix serves, learnt from the routes as they are registered:
- * the one source of the 405 answers' Allow header and of the methods CORS allows. Create it
- * before the routes are registered; call `answerOtherMethodsWith405` after, before listening.
- */
+/** The methods each route under a prefix serves (405's Allow, CORS's). Create before the routes; then answerOtherMethodsWith405. */
 export class RouteMethods {
   private readonly servedByUrl = new Map<string, Set<string>>();
   /** Set once the 405 routes are added: they serve nothing, so they are not learnt. */

@@ -1,17 +1,9 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyContextConfig } from 'fastify';
 
-// A route's policy is declared on its handler, one decorator per concern (Public, RouteHeaders,
-// KeepRawBodyWith, ApiConditionalGet…), and reaches Fastify as the route's config
-// (`request.routeOptions.config`), where the concern's own hooks read it before the body is. Each
-// concern adds its fields to Fastify's FastifyContextConfig, so the whole policy is one typed object.
-
 const ROUTE_POLICY = Symbol('route policy');
 
-/**
- * Adds `part` to the policy of the handler it decorates. Decorators built on it compose in any
- * order: each hands Nest's RouteConfig the policy so far, so the one applied last carries all.
- */
+/** Adds `part` to the handler's policy (docs/decisions/0002); RouteConfig gets the whole so far, so decorators compose. */
 export function RoutePolicy(part: FastifyContextConfig): MethodDecorator {
   return (target, key, descriptor) => {
     const handler = descriptor.value as object;
@@ -34,10 +26,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The route is served without a bearer key: probes, the metrics scrape (which has its own token),
- * the documentation. Every route without it requires a key, wherever its path is.
- */
+/** Served without a bearer key (probes, the metrics scrape, the docs); every other route requires one, wherever its path. */
 export function Public(): MethodDecorator {
   return RoutePolicy({ public: true });
 }
@@ -47,10 +36,7 @@ export function RouteHeaders(headers: Readonly<Record<string, string>>): MethodD
   return RoutePolicy({ responseHeaders: headers });
 }
 
-/**
- * The route sees its body's bytes as received (`request.rawBody`: a fingerprint, a signature) when
- * the request carries `header` (lower case, as Node names headers); other requests keep nothing.
- */
+/** The route gets `request.rawBody` when the request carries `header` (lower case, as Node names headers). */
 export function KeepRawBodyWith(header: string): MethodDecorator {
   return RoutePolicy({ keepRawBodyWith: header });
 }

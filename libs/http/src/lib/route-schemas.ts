@@ -2,12 +2,6 @@ import type { OpenAPIObject, ParameterObject, ReferenceObject, RequestBodyObject
 import type { FastifyInstance } from 'fastify';
 import type { ExactInteger } from './input-keywords';
 
-// Fastify's route schemas, taken from the OpenAPI document that @nestjs/swagger builds from the
-// controllers' decorators and DTOs. The document is the one definition of every input and answer:
-// what clients read, what ajv checks in the path, the query and the JSON body (all refused alike,
-// every problem named), and what fast-json-stringify writes. Nothing here knows a feature; a route
-// is found by its method and path (docs/decisions/0007).
-
 type Schema = SchemaObject | ReferenceObject;
 type Components = NonNullable<OpenAPIObject['components']>;
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -23,12 +17,7 @@ export interface RouteSchemas {
 const PATTERN_MEANS = 'x-pattern-means';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
-/**
- * Gives each route the document describes the schemas of its operation, as Fastify registers it:
- * the route's method and path, under the document's base path, name the operation. Every
- * operation's schemas are made here, at once, so that one the service cannot check stops the
- * start. Register it before the routes are (Nest registers them at init).
- */
+/** Gives each route its operation's schemas (docs/decisions/0007); all made at once, so an uncheckable one stops the start. Call first. */
 export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
   const schemas = schemasByRoute(document);
   fastify.addHook('onRoute', (route) => {
@@ -58,7 +47,6 @@ function schemasByRoute(document: OpenAPIObject): Map<string, RouteSchemas> {
   return schemas;
 }
 
-/** The Fastify schemas of one operation: its path, query and JSON body, and each 2xx JSON answer. */
 function routeSchemasOf(operation: Operation, components: Components, method: string, name: string): RouteSchemas {
   const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter, components) as ParameterObject);
   const inPath = parameters.filter((parameter) => parameter.in === 'path');
@@ -81,10 +69,7 @@ function routeSchemasOf(operation: Operation, components: Components, method: st
   };
 }
 
-/**
- * The JSON body's schema. A POST, PUT or PATCH declares its body: swagger leaves out a `@Body()`
- * typed with an interface (erased at run time), which would reach the handler unchecked.
- */
+// A POST, PUT or PATCH must document its body: swagger leaves out a @Body() typed with an interface, which would go unchecked.
 function bodySchema(operation: Operation, components: Components, takesBody: boolean, name: string): object | undefined {
   const requestBody = operation.requestBody && (resolve(operation.requestBody, components) as RequestBodyObject);
   const schema = requestBody?.content['application/json']?.schema;
@@ -99,11 +84,7 @@ function bodySchema(operation: Operation, components: Components, takesBody: boo
   return inputSchema('', resolved, components, false);
 }
 
-/**
- * The schema ajv checks the path's or the query's parameters against: they and no other. A
- * misspelt or unsupported query parameter (`limt`, `offset`) is refused, naming the ones the
- * operation takes, rather than silently ignored (docs/decisions/0003).
- */
+// Closed: an unknown parameter is refused, naming those the operation takes (docs/decisions/0003).
 function parametersSchema(parameters: readonly ParameterObject[], components: Components): object {
   const names = parameters.map((parameter) => parameter.name);
   return objectSchema(
@@ -119,7 +100,6 @@ function parametersSchema(parameters: readonly ParameterObject[], components: Co
   );
 }
 
-/** A closed object of these properties, each missing required one named. */
 function objectSchema(properties: [string, object][], required: readonly string[], prefix: string, messages: object): object {
   return {
     type: 'object',
@@ -133,11 +113,7 @@ function objectSchema(properties: [string, object][], required: readonly string[
   };
 }
 
-/**
- * What ajv checks one input against, from its schema in the document, with a message per rule
- * that names the input (`path`) and says what it must be. Query and path values are text: an
- * array there means a repeated parameter. Integers are matched exactly (input-keywords.ts).
- */
+// One input's schema, a message per rule naming it. Query and path values are text: an array there is a repeated parameter.
 function inputSchema(path: string, schema: SchemaObject, components: Components, text: boolean): object {
   const must = (what: string) => `${path} must be ${what}`;
   const givenOnce = text && { type: `${path} must be given once` };
@@ -210,11 +186,7 @@ function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[])
   return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Partial<Pick<T, K>>;
 }
 
-/**
- * What fast-json-stringify needs to write an answer: types, properties and which are required,
- * with references resolved. Constraints and descriptions are the document's business; a field
- * missing from the schema is never written.
- */
+// What fast-json-stringify needs: types, properties, required; a field missing from the schema is never written.
 function serializationSchema(schema: Schema, components: Components): object {
   const resolved = flatten(schema, components);
   if (resolved.type === 'array') return { type: 'array', items: serializationSchema(resolved.items ?? {}, components) };

@@ -5,12 +5,7 @@ import type { HelmetOptions } from 'helmet';
 import type { CorsHeaders } from './cors-headers';
 import { helmetHeaders } from './precomputed-helmet-headers';
 
-/**
- * A JSON API's answers (OWASP REST Security Cheat Sheet): nothing in them may load, frame, be
- * framed or be sniffed, nor leave by plain http; they go to their own origin only. Helmet's
- * headers for HTML pages (DNS prefetch, IE8 downloads, Flash policies, the retired XSS filter,
- * origin-agent clustering, opener isolation) say nothing about JSON and are left out.
- */
+/** A JSON API's headers (OWASP REST Security Cheat Sheet); helmet's headers for HTML pages say nothing about JSON. */
 export const API_SECURITY_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   frameguard: { action: 'deny' },
@@ -24,12 +19,7 @@ export const API_SECURITY_HEADERS: HelmetOptions = {
   xXssProtection: false,
 };
 
-/**
- * Swagger UI: helmet's defaults for HTML, which let it load its own scripts, styles (inline ones
- * too) and data: images; no framing; no upgrade to https, which would break it on a developer's
- * http://localhost. Try it out may call this origin only (the page offers it first as "This
- * server"): stated as connect-src, so that no later change to default-src opens other origins.
- */
+// Swagger UI: no upgrade to https (it would break http://localhost); connect-src stated, so no change to default-src widens it.
 const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: true,
@@ -37,19 +27,10 @@ const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
   },
 };
 
-/**
- * The API's security headers, worked out once: every answer outside the docs carries them, also
- * those no hook runs for (protocol-errors.ts). The bench's parity baseline sends them too. With
- * them `Cache-Control: no-store` (the same cheat sheet): answers made for a key are kept by no
- * cache, unless a conditional GET says otherwise (conditional-get.ts).
- */
+/** The API's security headers and `Cache-Control: no-store`, worked out once; also sent where no hook runs (protocol-errors.ts). */
 export const API_HEADERS: Readonly<Record<string, string>> = { ...helmetHeaders(API_SECURITY_HEADERS), 'cache-control': 'no-store' };
 
-/**
- * Security headers on every answer. The docs pages get @fastify/helmet's per-route headers; API
- * answers the same library's headers worked out once (precomputed-helmet-headers.ts): @fastify/helmet
- * would run helmet again for every request.
- */
+/** Security headers on every answer: per route for the docs, precomputed for the API (@fastify/helmet runs helmet per request). */
 export async function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): Promise<void> {
   // Runs before @fastify/helmet's own onRoute hook, which reads the route's `helmet` option.
   fastify.addHook('onRoute', (route) => {
@@ -62,12 +43,7 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, docsPref
   });
 }
 
-/**
- * CORS for browser clients of the listed origins ('*' for any), allowing the methods the API's
- * routes serve (`allowedMethods`, read once the routes exist) and the headers its document names
- * (`headers`: corsHeadersOf). Keys travel in the Authorization header, never in cookies, so
- * credentials are not allowed.
- */
+/** CORS for the listed origins, with the routes' methods and the document's headers; keys are not cookies: no credentials. */
 export function corsOptions(origins: readonly string[], allowedMethods: () => readonly string[], headers: CorsHeaders): FastifyCorsOptions {
   let options: FastifyCorsOptions | undefined;
   return {

@@ -2,17 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 
-// A request refused before its body was read (401, 413, 415…) leaves the client sending that body.
-// Closing on unread bytes makes the kernel send a reset, which can reach the client before it has
-// read the answer: the body is read and discarded instead, within these bounds (RFC 9112 §9.6).
-
-/** Most bytes read from the connection to drain a refused body: a client's upload of a few MB still gets its answer, a flood is cut short. */
+/** Most bytes read to drain a refused body (drained, not closed on: docs/operations.md, "Time limits for slow clients"). */
 export const UNREAD_BODY_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Longest a connection is held to drain a refused body: nginx's lingering_timeout, which a stalled client does not outlast. */
+/** Longest a connection is held to drain a refused body. */
 export const UNREAD_BODY_MAX_MS = 5_000;
 
-/** Connections whose request has been answered while its body is still being drained. */
 const drainingAfterAnswer = new WeakSet<Socket>();
 
 /** Whether this connection's request has been answered and its body is being drained: nothing more is to be written to it. */
@@ -20,10 +15,7 @@ export function isDrainingAfterAnswer(socket: Socket): boolean {
   return drainingAfterAnswer.has(socket);
 }
 
-/**
- * Whether the body of a request has yet to arrive in full. Requests made by inject (light-my-request)
- * do not say, and have nothing to drain.
- */
+/** Whether the body has yet to arrive in full (inject's requests do not say, and have nothing to drain). */
 export function hasUnreadBody(request: IncomingMessage): boolean {
   return request.complete === false;
 }
@@ -35,10 +27,7 @@ export function closesAfterAnswer(request: IncomingMessage): boolean {
   return request.httpVersion === '1.0' ? !named('keep-alive') : named('close');
 }
 
-/**
- * Reads and discards what is left of a request's body, within the bounds above. Resolves true
- * when the body ended within them, false when a bound was passed or the connection closed first.
- */
+/** Reads and discards the rest of a body within the bounds; true when it ended within them. */
 export function drainUnreadBody(request: IncomingMessage): Promise<boolean> {
   const { socket } = request;
   const bytesAtStart = socket.bytesRead;
@@ -60,10 +49,7 @@ export function drainUnreadBody(request: IncomingMessage): Promise<boolean> {
   });
 }
 
-/**
- * Drains the body of a request that has been answered (or is being answered): the connection
- * stays open for the next request when the body ends within the bounds, and is destroyed past them.
- */
+/** Drains an answered request's body: the connection stays open if it ends within the bounds, else is destroyed. */
 export function drainAfterAnswer(request: IncomingMessage): void {
   const { socket } = request;
   drainingAfterAnswer.add(socket);
