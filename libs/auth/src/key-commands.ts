@@ -1,4 +1,3 @@
-// The key commands and the admin socket's client alone, for the key CLI: it asks a running service
-// without loading Nest, the rate limits or the database (tools/keys/main.ts).
+// For the key CLI (tools/keys/main.ts): talks to a running service without loading Nest, rate limits or the database.
 export * from './lib/keys/key-commands';
 export { parseApiKey } from './lib/keys/api-key-secret';

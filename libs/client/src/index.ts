@@ -23,17 +23,7 @@ export interface PetstoreClientOptions extends ClientOptions {
   readonly apiKey: string;
 }
 
-/**
- * A typed client of the Petstore API, generated from openapi/petstore.openapi.json:
- * `createPetstoreClient({ baseUrl: 'http://localhost:3000/v1', apiKey })`, or
- * `createPetstoreClient(baseUrl, apiKey, options?)`.
- *
- * int64 values (`format: int64` in the document: ids, category ids, `petId`, `after`) are
- * `bigint`, exact over the whole int64 range, both ways: response bodies are parsed so that
- * exactly those fields are bigint (every other number, such as an Error's `status`, stays a
- * number), and request bodies and parameters are written as exact digits. A `bodySerializer`
- * given in `options` replaces the exact one.
- */
+/** A typed Petstore API client; int64 values are exact `bigint` both ways. A `bodySerializer` in `options` replaces the exact one. */
 export function createPetstoreClient(options: PetstoreClientOptions): PetstoreClient;
 export function createPetstoreClient(baseUrl: string, apiKey: string, options?: Omit<ClientOptions, 'baseUrl'>): PetstoreClient;
 export function createPetstoreClient(
@@ -43,8 +33,7 @@ export function createPetstoreClient(
 ): PetstoreClient {
   const { apiKey, ...options } = typeof first === 'string' ? { ...rest, baseUrl: first, apiKey: key ?? '' } : first;
   const client = createClient<paths>({
-    // JSON.stringify throws on bigint. Path and query parameters need nothing: openapi-fetch
-    // writes them with encodeURIComponent, which gives a bigint's exact digits.
+    // JSON.stringify throws on bigint; parameters need nothing (encodeURIComponent writes a bigint's digits).
     bodySerializer: stringifyExactJson,
     ...options,
     headers: { ...options.headers, authorization: `Bearer ${apiKey}` },

@@ -1,3 +1,2 @@
-// The tracing entry point alone, for main.ts to start the SDK before anything else of this lib
-// (Nest, pino, prom-client) is loaded.
+// For main.ts to start the SDK before anything else of this lib (Nest, pino, prom-client) is loaded.
 export { startTracing } from './lib/tracing';

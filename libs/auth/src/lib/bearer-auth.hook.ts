@@ -46,15 +46,7 @@ function rateLimited(quota: Quota): ApiException {
   });
 }
 
-/**
- * Admits every request to a route that is not Public in Fastify's onRequest hook, before the body is
- * read and before any parameter is validated, so an unauthenticated client learns nothing but
- * 401. Each key draws on its own rate limit; each client address on a limit of failed
- * authentications, past which its failures get 429: a valid key is admitted whatever its
- * address has failed, so a bad client behind a shared NAT or proxy locks out no one else.
- * Only the Authorization header is consulted; passport-http-bearer is shown the headers
- * alone so it cannot take a token from the query string or the body.
- */
+/** Authenticates and rate-limits every non-Public route in onRequest, before the body is read: docs/security.md. */
 @Injectable()
 export class BearerAuthHook implements OnModuleInit {
   constructor(
@@ -67,8 +59,7 @@ export class BearerAuthHook implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.decorateRequest('principal', null);
-    // Secure by default: every route but a Public one, wherever its path is. A request that no
-    // route serves has nothing to protect: it gets its 404.
+    // Secure by default: every route but a Public one; a request no route serves just gets its 404.
     fastify.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config.public && !request.is404) await this.admit(request, reply);
     });
@@ -111,7 +102,6 @@ class Attempt implements AuthenticationRequest {
     return this.request.headers;
   }
 
-  /** How many Authorization headers the request carried: Node's `headers` keeps only the first. */
   get authorizationHeaders(): number {
     const raw = this.request.raw.rawHeaders;
     let count = 0;
@@ -124,12 +114,7 @@ class Attempt implements AuthenticationRequest {
   }
 }
 
-/**
- * Runs passport-http-bearer on the request's headers, with this application's own strategy (by
- * instance, not by the name passport keeps process-wide). Why it failed is told by what it did:
- * no header is "missing", several are "ambiguous"; a token it handed to the strategy (which
- * recorded it) is "invalid"; a header it refused to read a token from is "malformed".
- */
+// Our strategy by instance, not passport's process-wide name. passport gives no reason: a token the strategy saw is "invalid".
 function authenticate(strategy: BearerStrategy, request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   if (request.authorizationHeaders > 1) return Promise.reject(new AuthenticationFailure('ambiguous'));

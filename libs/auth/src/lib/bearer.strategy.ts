@@ -8,11 +8,7 @@ import { IssuedKeys } from './keys/issued-keys';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limit/rate-limits';
 
-/**
- * What the strategy is shown of a request: its headers alone (so that no token is taken from
- * the query string or the body), and the address its failures count against. The strategy
- * records the token it was handed, by its public prefix at most: the hook's log names it.
- */
+/** What the strategy sees: headers alone (no token from the query or body); it records the key prefix for the failure log. */
 export interface AuthenticationRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** How many Authorization headers the request carried (`headers` holds the first). */
@@ -21,10 +17,7 @@ export interface AuthenticationRequest {
   presented?: { readonly keyPrefix: string | undefined };
 }
 
-/**
- * passport-http-bearer (the library of record for reading the header, RFC 6750), resolving a bearer token to the Principal of a known API key: one of
- * the bootstrap keys from the environment (checked first: no I/O), or an issued key.
- */
+/** passport-http-bearer (RFC 6750) resolving a token to a Principal: bootstrap keys first (no I/O), then issued keys. */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(

@@ -7,10 +7,7 @@ interface StoredKey {
   readonly principal: Principal;
 }
 
-/**
- * The bootstrap keys from API_KEYS, held as SHA-256 digests. A presented token is hashed and compared
- * with every key in constant time, so response timing reveals nothing about the keys.
- */
+/** The API_KEYS keys as SHA-256 digests; a token is compared with every one in constant time, so timing reveals nothing. */
 export class BootstrapKeys {
   private readonly keys: readonly StoredKey[];
 
@@ -22,9 +19,7 @@ export class BootstrapKeys {
   verify(token: string): Principal | undefined {
     const digest = sha256(token);
     let match: Principal | undefined;
-    for (const key of this.keys) {
-      if (timingSafeEqual(digest, key.digest)) match = key.principal;
-    }
+    for (const key of this.keys) if (timingSafeEqual(digest, key.digest)) match = key.principal;
     return match;
   }
 }

@@ -3,10 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/**
- * The development API key kept in `dataDir`, created on first use, so a developer who runs
- * the service without API_KEYS has a key that stays valid across restarts.
- */
+/** The development key kept in `dataDir`, made on first use, so a run without API_KEYS keeps one key across restarts. */
 export function developmentApiKey(dataDir: string): { key: string; created: boolean; file: string } {
   const file = join(dataDir, 'dev-api-key');
   try {

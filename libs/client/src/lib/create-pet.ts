@@ -7,10 +7,7 @@ type PetstoreError = components['schemas']['Error'];
 
 /** How createPet retries. Every field is optional. */
 export interface CreatePetOptions {
-  /**
-   * The Idempotency-Key that makes the retries safe: a new UUID unless given. Give your own (and
-   * keep it) to retry across restarts of your process, for up to the key's lifetime (24 h by default).
-   */
+  /** The Idempotency-Key (a new UUID unless given): keep your own to retry across restarts, within its lifetime (24 h by default). */
   readonly idempotencyKey?: string;
   /** Attempts in all, the first one included: 5 unless given. */
   readonly maxAttempts?: number;
@@ -45,17 +42,9 @@ export class CreatePetError extends Error {
   }
 }
 
-/** One attempt's outcome: the pet, or a failure, retryable or not, with the wait a Retry-After asks for. */
 type Attempt = { readonly pet: Pet } | { readonly failure: CreatePetError; readonly retryable: boolean; readonly retryAfterMs?: number };
 
-/**
- * Adds a pet, once, however many attempts it takes: every attempt carries the same
- * Idempotency-Key and body, so the service creates the pet on the first attempt that reaches it
- * and answers the later ones with that same pet. Network errors, 409 (the first attempt is still
- * under way), 503 (database unreachable) and WRITE_OUTCOME_UNKNOWN (the answer was lost) are retried with exponential backoff and full jitter,
- * never sooner than a Retry-After asks, at most `maxAttempts` times in all. Any other answer is
- * final: a CreatePetError carrying its status and Error body (400, 401, 422, 429…).
- */
+/** Adds a pet once, retrying with one Idempotency-Key on network errors, 409, 503, WRITE_OUTCOME_UNKNOWN; else CreatePetError. */
 export async function createPet(client: Client<paths>, newPet: NewPet, options: CreatePetOptions = {}): Promise<Pet> {
   const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
   const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
@@ -95,10 +84,7 @@ async function attemptCreate(client: Client<paths>, newPet: NewPet, key: string,
   }
 }
 
-/**
- * The wait before retry `attempt` (1 for the first retry): full jitter over an exponential ceiling,
- * so that clients failed together do not retry together; at least what Retry-After asks; at most maxDelayMs.
- */
+/** The wait before retry `attempt` (from 1): full jitter, so clients failed together retry apart; within Retry-After..maxDelayMs. */
 export function retryDelayMs(attempt: number, retryAfter: number | undefined, options: CreatePetOptions = {}): number {
   const base = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const max = options.maxDelayMs ?? DEFAULTS.maxDelayMs;

@@ -3,7 +3,6 @@ import { type Int64Locations, parseExactJson, responseShape } from './exact-json
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
 
-/** What every openapi-fetch call resolves to. */
 interface FetchResult {
   readonly response: Response;
   readonly data?: unknown;
@@ -13,13 +12,7 @@ interface FetchResult {
 /** Bodies parsed exactly, by the Response openapi-fetch reads them from. */
 type ExactBodies = WeakMap<Response, unknown>;
 
-/**
- * Makes an openapi-fetch client read int64 values as bigint. openapi-fetch parses bodies with
- * JSON.parse and has no hook to change that, so a middleware parses each JSON body exactly
- * (knowing the operation and status, hence the int64 locations) and the client's methods return
- * that body instead of openapi-fetch's. Call it before any other middleware is added: middleware
- * sees responses in reverse order, so this one then sees the Response openapi-fetch reads.
- */
+/** Reads int64 as bigint via a middleware (openapi-fetch has no parse hook); add it first: middleware sees responses in reverse. */
 export function withExactJsonBodies<Paths extends object>(client: Client<Paths>, locations: Int64Locations): Client<Paths> {
   const bodies: ExactBodies = new WeakMap();
   client.use(exactBodyReader(bodies, locations));

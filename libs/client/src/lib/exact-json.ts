@@ -1,11 +1,6 @@
 import { isInteger, isLosslessNumber, parse, stringify } from 'lossless-json';
 
-/**
- * Where a JSON value holds int64 numbers: the value itself (`'int64'`), the values a named schema
- * describes (`$ref`), what any of several schemas describes (`anyOf`: the branches of allOf, anyOf
- * and oneOf alike), or values inside its properties and items. Written by tools/openapi from the
- * OpenAPI document into generated/int64-locations.ts.
- */
+/** Where a JSON value holds int64 numbers (`anyOf` stands for allOf, anyOf and oneOf alike); written by tools/openapi. */
 export type Int64Shape = 'int64' | { readonly $ref: string } | { readonly anyOf: readonly Int64Shape[] } | ContainerShape;
 
 interface ContainerShape {
@@ -27,13 +22,7 @@ type ConcreteShape = 'int64' | ContainerShape;
 
 type Schemas = Int64Locations['schemas'];
 
-/**
- * Parses JSON as JSON.parse does, except that the integers `shape` places at int64 locations
- * become bigint, exact over the whole int64 range; every other number is a JavaScript number,
- * as JSON.parse would give it. Numbers are read as their digits first (lossless-json), because
- * JSON.parse rounds them beyond 2^53 before a reviver sees them (its `context.source` only
- * exists from Node 21).
- */
+/** JSON.parse, but integers at `shape`'s int64 locations become exact bigints (lossless-json: JSON.parse rounds past 2^53). */
 export function parseExactJson(text: string, shape: Int64Shape | undefined, schemas: Schemas): unknown {
   // A repeated key keeps its last value, as with JSON.parse (lossless-json would throw).
   const parsed = parse(text, null, { onDuplicateKey: ({ newValue }) => newValue });
@@ -45,7 +34,6 @@ export function stringifyExactJson(value: unknown): string | undefined {
   return stringify(value);
 }
 
-/** Replaces the lossless numbers of a parsed value: bigint at int64 locations, number elsewhere. */
 function revive(value: unknown, shapes: readonly ConcreteShape[], schemas: Schemas): unknown {
   if (isLosslessNumber(value)) return numberAt(value.value, shapes.includes('int64'));
   if (Array.isArray(value)) {
@@ -63,7 +51,6 @@ function revive(value: unknown, shapes: readonly ConcreteShape[], schemas: Schem
   return value;
 }
 
-/** A JSON number's value: its exact integer at an int64 location, else what JSON.parse would give. */
 function numberAt(digits: string, int64: boolean): number | bigint {
   // A fraction or exponent at an int64 location breaks the contract; it is left as JSON.parse reads it.
   return int64 && isInteger(digits) ? BigInt(digits) : Number(digits);
@@ -74,7 +61,6 @@ function propertyShape(shape: ContainerShape, key: string): Int64Shape | undefin
   return shape.properties && Object.hasOwn(shape.properties, key) ? shape.properties[key] : shape.additionalProperties;
 }
 
-/** The concrete shapes of a child value (property or item), from every shape of its parent. */
 function childShapes(
   shapes: readonly ConcreteShape[],
   child: (shape: ContainerShape) => Int64Shape | undefined,
@@ -108,10 +94,7 @@ function concreteShapes(shapes: readonly Int64Shape[], schemas: Schemas): readon
   return concrete;
 }
 
-/**
- * The shape of a response body: that of its status, else of its status class (`4XX`), else of
- * `default`, as OpenAPI matches responses; none when the body holds no int64.
- */
+/** A response body's shape: its status's, else its class's (`4XX`), else `default`'s, as OpenAPI matches responses. */
 export function responseShape(locations: Int64Locations, operation: string, status: number): Int64Shape | undefined {
   const responses = Object.hasOwn(locations.responses, operation) ? locations.responses[operation] : undefined;
   if (!responses) return undefined;

@@ -25,12 +25,7 @@ interface FetchResult {
   readonly response: Response;
 }
 
-/**
- * A conditional GET (getPet, listPets): with `etag`, the `ETag` of the answer you kept, it is
- * sent as If-None-Match, and an unchanged pet or page comes back as `{ notModified: true }`
- * instead of its body; otherwise, or without `etag`, the answer is openapi-fetch's as usual
- * (`data` or `error`), with `notModified: false` and the new `etag` to keep.
- */
+/** A conditional GET: `etag` is sent as If-None-Match; unchanged comes back `{ notModified: true }`, else openapi-fetch's answer. */
 export async function getIfChanged<P extends ConditionalPath>(
   client: Client<paths>,
   path: P,

@@ -20,12 +20,7 @@ export class WalkPetsError extends Error {
   }
 }
 
-/**
- * Every pet of listPets, page after page, in ascending id order: the first page with `query`, then
- * each page its predecessor's `Link: <…>; rel="next"` names, until a page without one. A page is
- * asked for only when the pets before it have been taken. A page answering an error throws a
- * WalkPetsError; to resume, walk again with `after` set to the id of the last pet taken.
- */
+/** Every pet of listPets in id order, page by page along `Link: rel="next"`; an error throws WalkPetsError (resume with `after`). */
 export async function* walkPets(client: Client<paths>, query: WalkPetsQuery = {}): AsyncGenerator<Pet, void, undefined> {
   let page = await client.GET('/pets', { params: { query } });
   for (;;) {
@@ -37,13 +32,11 @@ export async function* walkPets(client: Client<paths>, query: WalkPetsQuery = {}
     yield* data;
     const next = nextPageQuery(response.headers.get('link'));
     if (next === undefined) return;
-    // The link's query as the service wrote it (its cursor and filter), sent through this client's
-    // own base URL: behind a proxy the API may be served under another path than the service sees.
+    // Only the link's query, through this client's base URL: a proxy may serve the API under another path.
     page = await client.GET('/pets', { querySerializer: () => next });
   }
 }
 
-/** The query of a Link header's `rel="next"` target, without its `?`; undefined when there is no such link. */
 function nextPageQuery(header: string | null): string | undefined {
   const [next] = header ? LinkHeader.parse(header).rel('next') : [];
   // Any base resolves the target, relative or absolute: only its query is kept.

@@ -7,10 +7,7 @@ export type AccessLogFields = (request: FastifyRequest) => Readonly<Record<strin
 
 /** One access-log line per request, after the answer, instead of Fastify's two; with what the app adds (AccessLogFields). */
 export class AccessLogController extends LogController {
-  /**
-   * @param logsRequests whether the log level lets the per-request line through (`info` or finer).
-   * @param fieldsOf what the line adds about the request.
-   */
+  /** @param logsRequests whether the log level lets the per-request line through (`info` or finer). */
   constructor(
     private readonly logsRequests: boolean,
     private readonly fieldsOf: AccessLogFields = () => ({}),

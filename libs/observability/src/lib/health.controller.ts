@@ -4,10 +4,7 @@ import { Public } from '@petstore/http';
 
 /** What "ready to serve" means for this service; the app binds it (to a database check). */
 export abstract class ReadinessProbe {
-  /**
-   * Resolves with what is degraded (each a short sentence, none when all is well) while the
-   * service can serve; rejects (with StoreUnavailableError for a 503) when it cannot serve at all.
-   */
+  /** What is degraded (short sentences, none when all is well); rejects (StoreUnavailableError: 503) when it cannot serve. */
   abstract check(): Promise<readonly string[]>;
 }
 
@@ -19,10 +16,7 @@ interface Degraded {
   readonly degraded: readonly string[];
 }
 
-/**
- * Public probes for orchestrators: liveness of the process and readiness to serve. They live
- * outside /v1 and are not part of the API contract, so the OpenAPI document leaves them out.
- */
+/** Liveness and readiness probes for orchestrators: outside /v1 and the API contract, so out of the document. */
 @ApiExcludeController()
 @Controller()
 export class HealthController {

@@ -2,11 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { ErrorAnswerCounter } from '@petstore/http-errors';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
-/**
- * A registry for one application, with Node's process and runtime metrics on it. Every metric of
- * the application is defined on it, none on prom-client's global registry: an application built
- * twice in one process has two sets of metrics, each served by its own /metrics.
- */
+/** One application's registry, with Node's metrics; never prom-client's global one, so two apps in a process stay apart. */
 export function createMetricsRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -21,10 +17,7 @@ export interface AppMetrics {
   readonly errorAnswers: ErrorAnswerCounter;
 }
 
-/**
- * Provides the application's registry to every module, under prom-client's own `Registry` class:
- * the libs that may not import this one (persistence, http-errors) inject it all the same.
- */
+/** Provides the registry under prom-client's `Registry` class, so libs that may not import this one still inject it. */
 @Global()
 @Module({})
 export class MetricsRegistryModule {

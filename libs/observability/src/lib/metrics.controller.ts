@@ -19,11 +19,7 @@ function admitsScraper(token: string | undefined, authorization: string | undefi
 
 const SCRAPER_CHALLENGE = { 'www-authenticate': 'Bearer realm="metrics"' };
 
-/**
- * Prometheus metrics, for the platform's scraper like the probes: outside /v1, out of the API
- * contract. Served here on the API's port unless METRICS_PORT gives it a port of its own
- * (serveMetricsOnOwnPort); METRICS_TOKEN makes a scraper send `Authorization: Bearer <token>`.
- */
+/** Prometheus metrics on the API's port, outside /v1 and the contract; its own port or token: docs/operations.md, "Metrics". */
 @ApiExcludeController()
 @Controller()
 export class MetricsController {

@@ -10,11 +10,7 @@ export interface ObservabilityOptions extends RequestMetricsOptions {
   readonly buildInfo: BuildInfo;
 }
 
-/**
- * Traces and request metrics for every route registered after it, and the build's info metric.
- * The first plugin: its hooks run before any other's, so that a request a later hook refuses is
- * named in its trace and counted too. Other plugins that must come after it depend on its name.
- */
+/** Traces, request metrics and build info; registered first, so a request a later hook refuses is still traced and counted. */
 export const observability = fastifyPlugin<ObservabilityOptions>(
   (fastify, { registry, buildInfo, requestTimeoutMs }, done) => {
     traceRoutes(fastify);

@@ -11,12 +11,7 @@ const UNMATCHED = 'unmatched';
 
 type DurationChild = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
 
-/**
- * Requests in flight, and request durations by route template (never the raw URL: ids would make a
- * series per resource), method and status class, on the application's registry: bounded label sets
- * whatever clients send. Each route's series are bound once, as it is registered, so that a
- * request allocates no labels.
- */
+/** In-flight requests and durations by route template (never the raw URL), each route's series bound once: no labels per request. */
 export function registerRequestMetrics(fastify: FastifyInstance, registry: Registry, { requestTimeoutMs }: RequestMetricsOptions): void {
   let inFlight = 0;
   const ended = () => void inFlight--;
@@ -66,10 +61,7 @@ export function registerRequestMetrics(fastify: FastifyInstance, registry: Regis
   });
 }
 
-/**
- * From a cache hit (1 ms) up by 1, 2.5, 5 per decade to the request time-out, the last bucket:
- * past it, a request was cut off while it arrived or ran over its own time limits.
- */
+/** From 1 ms by 1, 2.5, 5 per decade up to the request time-out, the last bucket: past it, a request was cut off. */
 export function durationBuckets(topSeconds: number): number[] {
   const buckets: number[] = [];
   for (let decade = 0.001; decade < topSeconds; decade *= 10) {

@@ -1,6 +1,4 @@
-// The OpenTelemetry SDK and the instrumentations of what a request goes through, required by
-// tracing.ts only when tracing is on. Their modules stay out of the bundle (tools/build/build.mjs,
-// UNBUNDLED), as do pg, ioredis and pino, which they can only instrument when loaded with `require`.
+// Loaded only when tracing is on. Unbundled, like pg, ioredis and pino, as it hooks `require` (tools/build/build.mjs, UNBUNDLED).
 import { context } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -21,16 +19,12 @@ export interface TracingSdk {
   shutdown(): Promise<void>;
 }
 
-/**
- * Starts the SDK as the OTEL_* variables configure it, for traces only: the metrics are
- * Prometheus's (/metrics) and the logs go to stdout. Undefined when OTEL_SDK_DISABLED turned it off.
- */
+/** Starts the SDK for traces only, as OTEL_* configures it; undefined when OTEL_SDK_DISABLED turned it off. */
 export function startTracingSdk(): TracingSdk | undefined {
   // Enabled by the SDK's start, not here: a disabled SDK leaves every module as it is.
   const http = new HttpInstrumentation({
     enabled: false,
     disableOutgoingRequestInstrumentation: true,
-    // url.query's values of these are written REDACTED, as in the access log.
     redactedQueryParamsServer: [TOKEN_QUERY_PARAMETER],
   });
   const instrumentations = [
@@ -52,12 +46,7 @@ export function startTracingSdk(): TracingSdk | undefined {
   return { nameServerSpansByRoute, shutdown: () => sdk.shutdown() };
 }
 
-/**
- * The HTTP instrumentation names a server span "METHOD route" from the route its RPC metadata
- * holds when the answer is sent: Fastify knows the route template once it has routed the request.
- * Its client.address is the first Forwarded or X-Forwarded-For entry, which any client writes:
- * the service's own, which trusts only TRUST_PROXY's proxies, replaces it.
- */
+// Names the span by route; client.address becomes ours (TRUST_PROXY), not the X-Forwarded-For entry any client writes.
 function nameServerSpansByRoute(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
     const metadata = getRPCMetadata(context.active());

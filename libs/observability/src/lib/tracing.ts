@@ -1,10 +1,7 @@
-// OpenTelemetry traces, opt-in (docs/operations.md, "Traces"): the SDK and its instrumentations are
-// loaded only when the environment names an OTEL_* variable, so that a service without one loads
-// nothing of them and does no work for them per request. The SDK reads those variables itself.
+// Opt-in traces (docs/operations.md, "Traces"): without an OTEL_* variable none of the SDK is loaded or runs per request.
 import type { FastifyInstance } from 'fastify';
 import type { TracingSdk } from './tracing-sdk';
 
-/** The OpenTelemetry SDK's variables: their names begin with this. */
 const OTEL_PREFIX = 'OTEL_';
 
 /** What --help says of tracing: the variables are the SDK's, which reads them itself. */
@@ -21,10 +18,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   return Object.entries(env).some(([name, value]) => name.startsWith(OTEL_PREFIX) && value !== undefined && value.trim() !== '');
 }
 
-/**
- * Starts the SDK when the environment asks for it. Its instrumentations hook `require`, so this
- * runs before the modules they instrument are loaded (main.ts: apps/api/src/tracing.ts, third).
- */
+/** Starts the SDK when asked. Its instrumentations hook `require`: call it before what they instrument loads (main.ts). */
 export function startTracing(env: NodeJS.ProcessEnv): void {
   if (!tracingRequested(env)) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on
@@ -37,13 +31,10 @@ export function traceRoutes(fastify: FastifyInstance): void {
   sdk?.nameServerSpansByRoute(fastify);
 }
 
-/** How long shutdown waits for the collector to take the spans still queued: one that is down must not hold the exit. */
+/** How long shutdown waits for the collector: one that is down must not hold the exit. */
 const SHUTDOWN_EXPORT_MS = 2_000;
 
-/**
- * Exports the spans still queued, at shutdown, and never fails: what could not be exported within
- * SHUTDOWN_EXPORT_MS is lost, and `warn` says so. Nothing to do while tracing is off.
- */
+/** Exports the spans still queued at shutdown; never fails: what is not exported within SHUTDOWN_EXPORT_MS is lost, and `warn` says so. */
 export async function stopTracing(warn: (message: string) => void): Promise<void> {
   if (!sdk) return;
   let timer: NodeJS.Timeout | undefined;

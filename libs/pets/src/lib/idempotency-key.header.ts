@@ -11,13 +11,7 @@ export const IDEMPOTENCY_KEY_MESSAGE =
 /** A structured-field string (RFC 8941 section 3.3.3): printable ASCII in double quotes, `"` and `\` escaped with `\`. */
 const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
 
-/**
- * The key an Idempotency-Key header value names, or undefined if it names none. The IETF draft
- * sends a structured-field string (`"8e03…"`), Stripe-style clients the bare token (`8e03…`):
- * both name the same key. A value that opens with a quote is a string and must be a whole one
- * (parameters, a missing quote or a stray escape are refused); the key inside, unescaped, must be
- * 1 to 255 visible ASCII characters. A repeated header reaches here joined with ", ", and is refused.
- */
+/** The key an Idempotency-Key names, quoted (the draft) or bare (Stripe); a repeated header arrives ", "-joined and fails. */
 export function parseIdempotencyKey(value: string): string | undefined {
   const quoted = SF_STRING.exec(value);
   const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : value.startsWith('"') ? undefined : value;

@@ -9,10 +9,7 @@ export const SWEEP_MAX_BATCHES = 100;
 /** A minute between sweeps, or a lifetime when that is shorter: expired records linger for at most that long. */
 const SWEEP_INTERVAL_MS = 60_000;
 
-/**
- * Deletes the expired records of idempotent creates in the background, never on a request's path:
- * every minute, a batch at a time. Each instance sweeps; batches skip the rows another sweep holds.
- */
+/** Deletes expired idempotency records in the background, never on a request's path; batches skip rows another sweep holds. */
 @Injectable()
 export class IdempotencyRecordSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(IdempotencyRecordSweeper.name);
@@ -27,7 +24,6 @@ export class IdempotencyRecordSweeper implements OnApplicationBootstrap, OnModul
   /** Starts sweeping once the application is up (not when it is only built, as for the OpenAPI export). */
   onApplicationBootstrap(): void {
     const intervalMs = Math.min(SWEEP_INTERVAL_MS, this.options.lifetimeSeconds * 1000);
-    // unref: a pending sweep never keeps the process alive.
     this.timer = setInterval(() => void this.sweepUnlessSweeping(), intervalMs).unref();
   }
 
@@ -44,7 +40,7 @@ export class IdempotencyRecordSweeper implements OnApplicationBootstrap, OnModul
     return this.sweeping;
   }
 
-  /** Deletes expired records a batch at a time, until a batch comes back short or the sweep has done its share; returns how many. */
+  /** Deletes a batch at a time until one comes back short or SWEEP_MAX_BATCHES; returns how many. */
   private async sweep(): Promise<number> {
     let deleted = 0;
     try {

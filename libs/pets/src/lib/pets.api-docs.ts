@@ -9,21 +9,14 @@ import { PetDto } from './dto/pet.dto';
 import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.header';
 import { PetsErrorCode } from './pets.error-codes';
 
-// The OpenAPI description of the three operations, in the words of the specification.
-
-/** A header whose value is always exactly `value`. */
 const constant = (value: string): ApiHeader['schema'] => ({ type: 'string', enum: [value], example: value });
-/** A header value matching `pattern`. */
 const matching = (pattern: string, example: string): ApiHeader['schema'] => ({ type: 'string', pattern, maxLength: 512, example });
 
 /** getPet has been deprecated since the service's first release; the specification removes it on 5 December 2030. */
 const GET_PET_DEPRECATED_AT = new Date('2026-11-23T00:00:00Z');
 const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 
-/**
- * Deprecation (RFC 9745) names the moment the operation became deprecated, a Unix time: a future
- * one would say "not yet". Sunset (RFC 8594) names its removal; its successor is the filtered list.
- */
+/** Deprecation (RFC 9745) is a past Unix time (a future one would mean "not yet"); Sunset (RFC 8594) the removal. */
 export const GET_PET_DEPRECATION_HEADERS = {
   deprecation: `@${GET_PET_DEPRECATED_AT.getTime() / 1000}`,
   sunset: GET_PET_SUNSET_AT.toUTCString(),
@@ -42,10 +35,7 @@ const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
 /** Seconds a retry is asked to wait for the first request with its Idempotency-Key, which takes milliseconds. */
 export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;
 
-/**
- * Either form of the key: bare visible ASCII (not opening with a quote), or a structured-field
- * string whose content, `"` and `\` escaped, is visible ASCII. Both hold 1 to 255 characters of key.
- */
+/** Either form of the key: bare visible ASCII not opening with a quote, or a structured-field string of it. */
 const IDEMPOTENCY_KEY_PATTERN =
   `^(?:[\\x21\\x23-\\x7e][\\x21-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_LENGTH - 1}}` +
   `|"(?:[\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x22\\x5c]){1,${IDEMPOTENCY_KEY_MAX_LENGTH}}")$`;
@@ -73,7 +63,6 @@ const IDEMPOTENCY_RETRY_AFTER: ApiHeader = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60, example: IDEMPOTENCY_RETRY_AFTER_SECONDS },
 };
 
-/** What the operations' 500 and 503 say beyond the protocol's words: the store's errors, in the domain's terms. */
 const SERVER_ERRORS: ServerErrorDocs = {
   internalErrorNote:
     `\`${PetsErrorCode.WriteOutcomeUnknown}\`: the database connection was lost after a write was sent, so it may or may not have been done; ` +

@@ -13,7 +13,6 @@ import { ApiCreatePet, ApiGetPet, ApiListPets, IDEMPOTENCY_RETRY_AFTER_SECONDS }
 import { PetsErrorCode } from './pets.error-codes';
 import { PetsService } from './pets.service';
 
-/** A retry of an idempotent create that must wait for the first request to finish. */
 function keyInProgress(): ApiException {
   return new ApiException(
     PetsErrorCode.IdempotencyKeyInProgress,
@@ -23,7 +22,6 @@ function keyInProgress(): ApiException {
   );
 }
 
-/** An Idempotency-Key sent again with another request than the one it was first used for. */
 function keyReused(): ApiException {
   return new ApiException(
     PetsErrorCode.IdempotencyKeyReused,
@@ -71,13 +69,9 @@ export class PetsController {
     return pet;
   }
 
-  /**
-   * A create with an Idempotency-Key: the new pet, or the one an earlier request with this key
-   * and these exact body bytes created (a replay, which says so). Same Location either way, since
-   * it is the pet's.
-   */
+  /** A keyed create: the new pet, or the one an earlier request with this key and body bytes created (a replay). */
   private async createOnce(key: string, body: CreatePetDto, request: FastifyRequest, reply: FastifyReply): Promise<Pet> {
-    // The body as received, byte for byte: a request is the same request only if it says the same thing the same way.
+    // The body's bytes as received: the same JSON written otherwise is another request (docs/contract.md).
     const fingerprint = createHash('sha256')
       .update(request.rawBody ?? '')
       .digest();

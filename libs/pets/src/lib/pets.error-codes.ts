@@ -1,10 +1,6 @@
 import { PetNotFoundError, WriteOutcomeUnknownError } from '@petstore/domain';
 
-/**
- * The codes of the pets operations' Error answers beyond the protocol's (HttpErrorCode): the
- * domain errors they let through, by the errors' own code, and the idempotent create's refusals,
- * defined here. The controller declares them (ApiErrorCodes), so the document lists them.
- */
+/** Error codes of the pets operations beyond HttpErrorCode; declared on the controller (ApiErrorCodes) for the document. */
 export const PetsErrorCode = {
   PetNotFound: PetNotFoundError.code,
   IdempotencyKeyInProgress: 'IDEMPOTENCY_KEY_IN_PROGRESS',

@@ -33,12 +33,7 @@ export class PetsService {
     return this.pets.create(withStatus(pet));
   }
 
-  /**
-   * Creates a pet once for all the requests that `principal` sends with `key`: the first creates
-   * it, and for the key's lifetime the same request gets the same pet back; another request with
-   * that key (another `fingerprint`) is a mismatch, and one that meets the first still running is
-   * told it is in progress.
-   */
+  /** Creates a pet once for all of `principal`'s requests with `key` and `fingerprint` (docs/contract.md, "Safe retries"). */
   createOnce(principal: string, key: string, fingerprint: Uint8Array, pet: NewPet): Promise<CreateOnceResult> {
     return this.pets.createOnce({ principal, key, fingerprint }, withStatus(pet), this.idempotency.lifetimeSeconds);
   }

@@ -5,11 +5,7 @@ import type { Principal } from '../principal';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
 
-/**
- * How long an instance trusts what it read of a key. Revocation reaches every instance within
- * this time (and the instance that revoked it at once); a busy key costs one lookup per
- * instance per period instead of one per request.
- */
+/** How long an instance trusts a key it read: how late a revocation may reach another instance (docs/security.md). */
 export const KEY_CACHE_TTL_MS = 1000;
 /** last_used_at is written at most this often per key and instance: a timestamp, not a hit counter. */
 export const LAST_USED_PRECISION_MS = 60_000;
@@ -58,7 +54,7 @@ export class IssuedKeys {
   /** Issues a key. The token is returned once and kept nowhere: only its SHA-256 is stored. */
   async create(name: string): Promise<{ key: ApiKeyRecord; token: string }> {
     if (!isValidName(name)) throw new InvalidKeyNameError();
-    // A 48-bit prefix collides about never; a retry covers the case anyway.
+    // A 48-bit prefix almost never collides; the retry covers it.
     for (let attempt = 0; attempt < PREFIX_ATTEMPTS; attempt++) {
       const generated = generateApiKey();
       const key = await this.repository.insert({ name, prefix: generated.prefix, secretSha256: generated.secretSha256 });
@@ -78,12 +74,7 @@ export class IssuedKeys {
     return revocation;
   }
 
-  /**
-   * The principal of the issued, unrevoked key equal to `token`; undefined for any other token.
-   * A prefix this instance has never seen valid is looked up in the database only if
-   * `mayLookUpUnknown` allows it (a budget per client address): random keys cannot flood the
-   * database, while keys in use are always checked.
-   */
+  /** The principal of the issued, unrevoked key equal to `token`; a never-seen prefix is looked up only if `mayLookUpUnknown`. */
   async verify(token: string, mayLookUpUnknown: () => Promise<boolean> = () => Promise.resolve(true)): Promise<Principal | undefined> {
     const parsed = parseApiKey(token);
     if (!parsed) return undefined;

@@ -32,12 +32,7 @@ function describeRef(ref: ApiKeyRef): string {
 /** Injection token: the path of the admin socket, or undefined for none. */
 export const KEY_ADMIN_SOCKET_PATH = Symbol('KEY_ADMIN_SOCKET_PATH');
 
-/**
- * A Unix socket, readable and writable by the service's user only, on which the key CLI asks
- * the running service to manage keys. The embedded database allows one process, so while the
- * service runs it is the only one that may write to it.
- * Protocol: one JSON KeyCommand line in, one JSON line out ({ result } or { error }).
- */
+/** The key CLI's way into the service holding the embedded database (one process only): a 0600 socket, one JSON line each way. */
 @Injectable()
 export class KeyAdminSocket implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(KeyAdminSocket.name);

@@ -1,5 +1,4 @@
-// The key commands and the admin socket's protocol, without the service: what the key CLI needs
-// to ask a running service (`@petstore/auth/key-commands`), loaded without Nest or the database.
+// The admin socket's protocol without the service, so the key CLI loads neither Nest nor the database.
 import type { ApiKeyRecord, ApiKeyRef } from '@petstore/domain';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';

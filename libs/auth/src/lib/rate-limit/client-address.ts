@@ -2,13 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
 
-/**
- * The address a client's failed authentications are counted against. Fastify's `request.ip` is
- * the rightmost address that no trusted proxy vouches for (TRUST_PROXY); should it not be an IP
- * address at all (a trusted hop that forwarded garbage), the socket's peer answers instead.
- * IPv6 clients are counted by their /64, the block a single host or site is given: counting
- * single addresses would hand each of them 2^64 budgets.
- */
+/** What failures count against: `request.ip` (TRUST_PROXY), else the peer; IPv6 by its /64, or a site would get 2^64 budgets. */
 export function clientAddressOf(request: FastifyRequest): string {
   const reported = isIP(request.ip) ? request.ip : (request.socket.remoteAddress ?? 'unknown');
   return countedAddress(reported);

@@ -16,11 +16,7 @@ export const RATE_LIMIT_POLICIES = { perKey: 'per-key', authFailures: 'auth-fail
 
 const POLICY = `"(${Object.values(RATE_LIMIT_POLICIES).join('|')})"`;
 
-/**
- * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every answer of an
- * authenticated operation: the per-key policy once the key is accepted, the client address's
- * failed-authentications policy on a 401 (and on the 429 that follows too many of them).
- */
+/** The RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) on every answer of an authenticated operation. */
 export const RATE_LIMIT_HEADERS: ApiHeaders = {
   'RateLimit-Policy': {
     description:
@@ -64,7 +60,7 @@ export function ApiAuthenticatedErrorResponse(
   return ApiErrorResponse(status, description, code, message, { ...headers, ...RATE_LIMIT_HEADERS });
 }
 
-/** Documents 401, 429, 500 and 503, which every authenticated operation can answer; `serverErrors`: what its feature adds to 500 and 503. */
+/** Documents 401, 429, 500 and 503, which every authenticated operation can answer; `serverErrors`: its feature's words on 500 and 503. */
 export function ApiAuthenticatedCommonResponses(serverErrors: ServerErrorDocs = {}) {
   return applyDecorators(
     ApiAuthenticatedErrorResponse(

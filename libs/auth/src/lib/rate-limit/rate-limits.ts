@@ -10,11 +10,7 @@ export interface RateLimitOptions {
   readonly authFailuresPerMinute: number;
   /** Redis shared by every instance; without it each instance counts in its own memory. */
   readonly redisUrl?: string;
-  /**
-   * How long to wait for Redis, in ms: to connect at start, and for each command before memory
-   * counts instead (REDIS_WAIT_MS). Longer for tests on a loaded machine, whose first commands
-   * (the script's load) may take longer.
-   */
+  /** How long to wait for Redis (ms) to connect and per command before memory counts instead; tests on loaded machines raise it. */
   readonly redisWaitMs?: { readonly connect: number; readonly command: number };
 }
 
@@ -33,7 +29,6 @@ const REDIS_WAIT_MS = { connect: 2000, command: 250 };
 /** Database lookups of key prefixes this instance has never seen valid, per client address and second. */
 export const UNKNOWN_KEY_LOOKUPS_PER_SECOND = 10;
 
-/** One fixed-window policy: its name (as the RateLimit header fields give it), its limit and the limiter that counts. */
 class Policy {
   constructor(
     readonly name: string,
@@ -57,18 +52,7 @@ class Policy {
   }
 }
 
-/**
- * The service's rate limits, on rate-limiter-flexible's limiters: requests per API key; failed
- * authentications per client address (so that guessing keys is slow); and database lookups of
- * never-seen key prefixes per client address (so that random keys cannot hammer the database).
- *
- * Requests and failures are counted in Redis when configured (RateLimiterRedis), so every instance
- * draws on one budget; should Redis fail or be slow, each instance counts in memory until it is back
- * (its insuranceLimiter), and a client over its limit is refused from memory until its window ends
- * (inMemoryBlockOnConsumed), so a flood of refused requests costs no round trip. Without Redis, and
- * for lookups, which protect this instance's own pool, memory alone (RateLimiterMemory), which
- * forgets a client when its window ends: memory holds the clients of one window.
- */
+/** Per-key requests, per-address failures (shared via Redis, memory while it fails) and unknown-key lookups: docs/security.md. */
 @Injectable()
 export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
@@ -127,7 +111,6 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     this.redis?.disconnect();
   }
 
-  /** A policy every instance shares through Redis when there is one; else counted in memory. */
   private sharedPolicy(name: string, limit: number): Policy {
     const window = { points: limit, duration: RATE_LIMIT_WINDOW_SECONDS };
     const memory = new RateLimiterMemory({ ...window, keyPrefix: name });
@@ -136,7 +119,6 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       ...window,
       keyPrefix: `petstore:rate-limit:${name}`,
       storeClient: this.redis,
-      // Not connected: memory at once, without asking ioredis.
       rejectIfRedisNotReady: true,
       insuranceLimiter: memory,
       // Over its limit, a client is refused from memory until its window ends.

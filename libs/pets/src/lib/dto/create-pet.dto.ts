@@ -2,10 +2,7 @@ import { ApiPropertyOptional, ApiSchema, IntersectionType, PartialType, PickType
 import { DEFAULT_PET_STATUS, type NewPet, type PetStatus } from '@petstore/domain';
 import { PetDto } from './pet.dto';
 
-/**
- * NewPet: the request body of createPet, derived from Pet: its name and category as they are,
- * its status optional. Present means checked: null is no status, unless the schema says `nullable`.
- */
+/** NewPet, createPet's body: Pet's name and category; its status optional but checked when present (null too: not `nullable`). */
 @ApiSchema({ name: 'NewPet' })
 export class CreatePetDto
   extends IntersectionType(PickType(PetDto, ['name', 'categoryId']), PartialType(PickType(PetDto, ['status'])))

@@ -3,10 +3,7 @@ import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STA
 import { IsInt64 } from '@petstore/http';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/**
- * The query of listPets: its rules in class-validator, documented and checked by Fastify as
- * docs/decisions/0007 says. `limit` arrives as a number (its default applied), `after` as a bigint.
- */
+/** listPets's query, checked as docs/decisions/0007 says: `limit` arrives a number (default applied), `after` a bigint. */
 export class ListPetsQueryDto {
   @IsOptional()
   @IsInt()

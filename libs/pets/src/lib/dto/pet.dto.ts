@@ -11,12 +11,7 @@ import {
 import { DocumentRules, IsInt64 } from '@petstore/http';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 
-/**
- * Pet: the one schema of a pet for the HTTP API, what every answer writes. Its class-validator
- * decorators are the input rules of the DTOs derived from it (NewPet): documented and checked as
- * docs/decisions/0007 says, and what the answers' schema says of their values. Its status's `enum`
- * is the answer's type.
- */
+/** Pet, the one schema every answer writes; its class-validator rules check NewPet and document answers (docs/decisions/0007). */
 @ApiSchema({ name: 'Pet' })
 @DocumentRules()
 export class PetDto implements Pet {
