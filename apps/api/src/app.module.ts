@@ -14,7 +14,7 @@ import {
 import { Database, type DatabaseLocation, PersistenceModule, SqlApiKeyRepository, SqlPetRepository } from '@petstore/persistence';
 import { PetsModule } from '@petstore/pets';
 
-/** Path prefix of the versioned API; everything under it requires a bearer token. */
+/** Path prefix of the versioned API (a route needs a bearer key wherever it is, unless @Public(): decision 0002). */
 export const API_PREFIX = 'v1';
 
 /** Where the configuration puts the data: DATABASE_URL's server, or the embedded database under DATA_DIR. */
