@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describeOn, target } from './support/api';
@@ -53,7 +52,8 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     }
   });
 
-  it('keeps every acknowledged pet when the process is killed (SIGKILL)', async () => {
+  // On PGlite the killed process leaves its lock behind: the second start takes it over.
+  it('keeps every acknowledged pet when the process is killed (SIGKILL), and starts again', async () => {
     const env = databaseEnv(target);
     const first = await startServer(env);
     const created = await fetch(`${first.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Crash","categoryId":7}' });
@@ -197,13 +197,6 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
       } finally {
         await first.stop();
       }
-    });
-
-    it('takes over a lock left by a process that no longer runs', async () => {
-      const env = databaseEnv(target);
-      writeFileSync(join(env.DATA_DIR, 'petstore.lock'), '999999999');
-      const server = await startServer(env);
-      await server.stop();
     });
   }
 });

@@ -7,12 +7,12 @@ import { STOP_GRACE_MS, tempDir, track } from './leftovers';
 const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
 
 /**
- * How the suite runs the service's node: PGlite's WebAssembly on V8's baseline compiler alone.
+ * How the suite runs the service's node (and the key CLI's): PGlite's WebAssembly on V8's baseline compiler alone.
  * Each of the suite's servers lives for seconds, in which the optimizing compiles of that module
  * never pay back (their cost: docs/development.md, "Test run time"). The service behaves the same;
  * production keeps V8's defaults.
  */
-const SERVER_NODE_FLAGS = ['--liftoff-only'];
+export const SERVER_NODE_FLAGS = ['--liftoff-only'];
 
 /** The key every e2e server accepts. */
 export const TEST_API_KEY = 'e2e-test-key-0123456789';

@@ -226,12 +226,12 @@ describe('lockDataDir', () => {
     const ended = () => spawnSync(process.execPath, ['-e', '']).pid;
 
     it.each([
-      [5, 3, 'no lock', undefined, false],
-      [5, 3, 'a stale lock', '999999999', false],
-      [5, 3, 'a stale lock', 'garbage', false],
+      [5, 2, 'no lock', undefined, false],
+      [5, 2, 'a stale lock', '999999999', false],
+      [5, 2, 'a stale lock', 'garbage', false],
       // Three or more over a stale lock could once leave two holding it.
-      [8, 6, 'a stale lock', '999999999', false],
-      [8, 4, 'a stale lock and an ended takeover', '999999999', true],
+      [8, 3, 'a stale lock', '999999999', false],
+      [8, 2, 'a stale lock and an ended takeover', '999999999', true],
     ])(
       'gives it to exactly one of %i, %i rounds, over %s (%p)',
       async (takers, roundsOf, _what, staleLock, endedTakeover) => {
