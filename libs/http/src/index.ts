@@ -2,7 +2,6 @@ export * from './lib/ajv-options';
 export * from './lib/conditional-get';
 export * from './lib/cors-headers';
 export * from './lib/entity-tag';
-export * from './lib/exact-json-serializer';
 export * from './lib/http-setup';
 export * from './lib/input-rules';
 export * from './lib/json-body.parser';

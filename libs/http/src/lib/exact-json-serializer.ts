@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { stringify } from 'lossless-json';
 
 /** Writes an answer with lossless-json, which writes a bigint as its exact digits where JSON.stringify throws. */
@@ -11,10 +11,8 @@ function serializeExactly(_request: FastifyRequest, reply: FastifyReply, payload
   done(null, payload);
 }
 
-/** Schema-less routes answer by lossless-json (int64 exact, never a 500); set per route so others keep theirs. Call first. */
-export function registerExactJsonSerializer(fastify: FastifyInstance): void {
-  fastify.addHook('onRoute', (route: RouteOptions) => {
-    if (route.schema?.response) return;
-    route.preSerialization = [...[route.preSerialization ?? []].flat(), serializeExactly];
-  });
+/** A route without a response schema answers by lossless-json (int64 exact, never a 500); others keep their compiled serializer. */
+export function answerExactlyWithoutSchema(route: RouteOptions): void {
+  if (route.schema?.response) return;
+  route.preSerialization = [...[route.preSerialization ?? []].flat(), serializeExactly];
 }

@@ -1,7 +1,6 @@
 import type { ErrorAnswerCounter } from '@petstore/http-errors';
 import fastifyPlugin from 'fastify-plugin';
 import { registerConditionalGets } from './conditional-get';
-import { registerExactJsonSerializer } from './exact-json-serializer';
 import { registerResponseHeaders } from './http-setup';
 import { registerJsonBodyParser } from './json-body.parser';
 import { registerProtocolGuards } from './protocol-errors';
@@ -19,7 +18,6 @@ export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
     await registerSecurityHeaders(fastify, docsPrefix);
     registerProtocolGuards(fastify, errorAnswers);
     registerJsonBodyParser(fastify);
-    registerExactJsonSerializer(fastify);
     registerResponseHeaders(fastify);
     registerConditionalGets(fastify);
   },

@@ -1,5 +1,6 @@
 import type { OpenAPIObject, ParameterObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
+import { answerExactlyWithoutSchema } from './exact-json-serializer';
 import type { ExactInteger } from './input-keywords';
 
 type Schema = SchemaObject | ReferenceObject;
@@ -17,7 +18,10 @@ export interface RouteSchemas {
 const PATTERN_MEANS = 'x-pattern-means';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
-/** Gives each route its operation's schemas (docs/decisions/0007); all made at once, so an uncheckable one stops the start. Call first. */
+/**
+ * Gives each route its operation's schemas (docs/decisions/0007), all made at once so that an uncheckable one stops the start;
+ * a route left without an answer schema answers by lossless-json, decided in the same hook so that no hook order can split them.
+ */
 export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
   const schemas = schemasByRoute(document);
   fastify.addHook('onRoute', (route) => {
@@ -28,6 +32,7 @@ export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPI
       .map((method) => schemas.get(`${method} ${route.url}`))
       .find((schema) => schema !== undefined);
     if (found) route.schema = { ...found, ...route.schema };
+    answerExactlyWithoutSchema(route);
   });
 }
 
