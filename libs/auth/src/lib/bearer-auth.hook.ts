@@ -46,15 +46,22 @@ function rateLimited(quota: Quota): ApiException {
   });
 }
 
+const STRATEGY = 'bearer';
+
 /** Authenticates and rate-limits every non-Public route in onRequest, before the body is read: docs/security.md. */
 @Injectable()
 export class BearerAuthHook implements OnModuleInit {
+  /** This application's own passport: two apps in one process each authenticate with their own strategy. */
+  private readonly passport = new passport.Authenticator();
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly limits: RateLimits,
     private readonly metrics: AuthMetrics,
-    private readonly strategy: BearerStrategy,
-  ) {}
+    strategy: BearerStrategy,
+  ) {
+    this.passport.use(STRATEGY, strategy);
+  }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -67,7 +74,7 @@ export class BearerAuthHook implements OnModuleInit {
 
   private async admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const attempt = new Attempt(request);
-    const principal = await authenticate(this.strategy, attempt).catch((error: unknown) => this.refuse(request, attempt, error));
+    const principal = await authenticate(this.passport, attempt).catch((error: unknown) => this.refuse(request, attempt, error));
     // Set before the key's budget is drawn on, so that a 429's access-log line names the key too.
     request.principal = principal;
     const quota = await this.limits.consumeRequest(principal.keyId);
@@ -114,8 +121,8 @@ class Attempt implements AuthenticationRequest {
   }
 }
 
-// Our strategy by instance, not passport's process-wide name. passport gives no reason: a token the strategy saw is "invalid".
-function authenticate(strategy: BearerStrategy, request: AuthenticationRequest): Promise<Principal> {
+// passport gives no reason: a token the strategy saw is "invalid".
+function authenticate(authenticator: passport.Authenticator, request: AuthenticationRequest): Promise<Principal> {
   if (!request.headers.authorization) return Promise.reject(new AuthenticationFailure('missing'));
   if (request.authorizationHeaders > 1) return Promise.reject(new AuthenticationFailure('ambiguous'));
   return new Promise((resolve, reject) => {
@@ -125,8 +132,6 @@ function authenticate(strategy: BearerStrategy, request: AuthenticationRequest):
       else if (principal) resolve(principal);
       else reject(new AuthenticationFailure(request.presented ? 'invalid' : 'malformed'));
     };
-    // passport augments the strategy it is given for the one request: each gets an object of its own.
-    const forThisRequest = Object.create(strategy) as BearerStrategy;
-    (passport.authenticate(forThisRequest, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
+    (authenticator.authenticate(STRATEGY, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
   });
 }
