@@ -1,0 +1,13 @@
+// esbuild's keepNames helper, replaced in the bundle by one that leaves a name that is already right
+// alone (docs/decisions/0004-kept-libraries.md has its figure). The spec fails if esbuild writes its helper otherwise.
+
+/** The helper as esbuild writes it (minifyWhitespace): each `__name(f, "f")` is a defineProperty, also on closures made per call. */
+export const ESBUILD_NAME_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
+const NAME_HELPER = 'var __name=(target,value)=>target.name===value?target:__defProp(target,"name",{value,configurable:true});';
+
+/** `source` (esbuild's output) with its keepNames helper replaced; throws if esbuild's is not there as expected. */
+export function withNamesSetOnlyWhenWrong(source) {
+  if (!source.includes(ESBUILD_NAME_HELPER))
+    throw new Error(`bundleService: esbuild's keepNames helper is no longer ${ESBUILD_NAME_HELPER}`);
+  return source.replace(ESBUILD_NAME_HELPER, NAME_HELPER);
+}

@@ -1,0 +1,61 @@
+import { build } from 'esbuild';
+import { runInNewContext } from 'node:vm';
+import { ESBUILD_NAME_HELPER, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+
+// Two modules that both declare `f`: the bundle renames one (f2), and keepNames gives it its name back.
+// An arrow passed to __name has no name of its own; `inner`, made per call, has the right one.
+const FILES: Record<string, string> = {
+  'a.js': 'export function f() {} export const makeClosure = () => function inner() {};',
+  'b.js': 'export function f() {}',
+  'main.js': 'export { f as a, makeClosure } from "./a.js"; export { f as b } from "./b.js";',
+};
+
+/** The sample bundled as build.mjs bundles the service (the options that shape the helper). */
+async function bundle(): Promise<string> {
+  const [output] = (
+    await build({
+      entryPoints: ['main.js'],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      charset: 'ascii',
+      minifyWhitespace: true,
+      keepNames: true,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'files',
+          setup(build) {
+            build.onResolve({ filter: /.*/ }, ({ path }) => ({ path: path.replace(/^\.\//, ''), namespace: 'files' }));
+            build.onLoad({ filter: /.*/, namespace: 'files' }, ({ path }) => ({ contents: FILES[path], loader: 'js' }));
+          },
+        },
+      ],
+    })
+  ).outputFiles;
+  return output.text;
+}
+
+describe("esbuild's keepNames helper", () => {
+  it('is still written as withNamesSetOnlyWhenWrong expects (an esbuild upgrade that changes it fails here)', async () => {
+    expect(await bundle()).toContain(ESBUILD_NAME_HELPER);
+  });
+
+  it('is replaced by one that names renamed and nameless functions and leaves the rest alone', async () => {
+    const module = { exports: {} as Record<string, () => () => void> };
+    const named: unknown[] = [];
+    const defineProperty = (target: object, key: PropertyKey, descriptor: PropertyDescriptor) => {
+      if (key === 'name') named.push(descriptor.value);
+      return Object.defineProperty(target, key, descriptor);
+    };
+    runInNewContext(withNamesSetOnlyWhenWrong(await bundle()), {
+      module,
+      Object: Object.create(Object, { defineProperty: { value: defineProperty } }),
+    });
+    const { a, b, makeClosure } = module.exports;
+    expect([a.name, b.name, makeClosure.name, makeClosure().name]).toEqual(['f', 'f', 'makeClosure', 'inner']);
+    expect(named.sort()).toEqual(['f', 'makeClosure']);
+  });
+});
