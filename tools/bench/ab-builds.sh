@@ -12,17 +12,20 @@ DB=petstore_ab_$$
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 URL=postgres://$PGUSER@$PGHOST:$PGPORT/$DB
 PORTS=(4001 4002)
+# Each server's DATA_DIR, removed with the database.
+SCRATCH=$(mktemp -d)
 pid() { ss -ltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 cleanup() {
   for port in "${PORTS[@]}"; do kill "$(pid "$port")" 2> /dev/null || true; done
   sleep 1
   psql -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)"
+  rm -rf "$SCRATCH"
 }
 psql -d postgres -qc "CREATE DATABASE $DB"
 trap cleanup EXIT
 start() { # build port
   (cd "$1" && DATABASE_URL=$URL API_KEYS=$KEY RATE_LIMIT_PER_MINUTE=1000000000 LOG_LEVEL=warn NODE_ENV=production \
-    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$(mktemp -d)" "$NODE" --heap-growing-percent=50 dist/apps/api/src/main.js > /dev/null 2>&1 &)
+    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$SCRATCH/$2" "$NODE" --heap-growing-percent=50 dist/apps/api/src/main.js > /dev/null 2>&1 &)
   until curl -fs "http://127.0.0.1:$2/healthz" > /dev/null; do sleep 0.2; done
 }
 start "${OLD_DIR:?OLD_DIR: a checkout with npm run build done}" "${PORTS[0]}"
