@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+import { BUNDLE_OUTPUT, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
@@ -153,15 +153,7 @@ async function bundleService() {
     outfile: SERVICE_BUNDLE,
     write: false,
     bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    // Every character outside ASCII in the code written as an escape, and no comments (some packages'
-    // hold "≥" or "—"): an ASCII source, which V8 holds in one byte per character instead of two.
-    charset: 'ascii',
-    minifyWhitespace: true,
-    // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes; its helper: keep-names-helper.mjs.
-    keepNames: true,
+    ...BUNDLE_OUTPUT,
     external: UNBUNDLED.flatMap((name) => [name, `${name}/*`]),
     plugins: [keepSerializedModulesOut(serializedMet), withoutZodLocales(zodLocalesMet)],
     define: { 'import.meta.url': '__bundle_url' },

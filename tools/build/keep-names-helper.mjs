@@ -1,6 +1,22 @@
 // esbuild's keepNames helper, replaced in the bundle by one that leaves a name that is already right
 // alone (docs/decisions/0004-kept-libraries.md has its figure). The spec fails if esbuild writes its helper otherwise.
 
+/**
+ * How the service is bundled (build.mjs), which shapes the helper's text: the spec bundles its sample with these too.
+ * @type {import('esbuild').BuildOptions}
+ */
+export const BUNDLE_OUTPUT = {
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Every character outside ASCII written as an escape, and no comments (some packages' hold "≥" or
+  // "—"): an ASCII source, which V8 holds in one byte per character instead of two.
+  charset: 'ascii',
+  minifyWhitespace: true,
+  // Class names as written (as swc's keepClassNames): Nest's logs and errors name classes.
+  keepNames: true,
+};
+
 /** The helper as esbuild writes it (minifyWhitespace): each `__name(f, "f")` is a defineProperty, also on closures made per call. */
 export const ESBUILD_NAME_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
 const NAME_HELPER = 'var __name=(target,value)=>target.name===value?target:__defProp(target,"name",{value,configurable:true});';

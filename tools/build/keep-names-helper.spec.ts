@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { runInNewContext } from 'node:vm';
-import { ESBUILD_NAME_HELPER, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+import { BUNDLE_OUTPUT, ESBUILD_NAME_HELPER, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
 
 // Two modules that both declare `f`: the bundle renames one (f2), and keepNames gives it its name back.
 // An arrow passed to __name has no name of its own; `inner`, made per call, has the right one.
@@ -10,19 +10,14 @@ const FILES: Record<string, string> = {
   'main.js': 'export { f as a, makeClosure } from "./a.js"; export { f as b } from "./b.js";',
 };
 
-/** The sample bundled as build.mjs bundles the service (the options that shape the helper). */
+/** The sample bundled as build.mjs bundles the service (BUNDLE_OUTPUT). */
 async function bundle(): Promise<string> {
   const [output] = (
     await build({
+      ...BUNDLE_OUTPUT,
       entryPoints: ['main.js'],
       bundle: true,
       write: false,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      charset: 'ascii',
-      minifyWhitespace: true,
-      keepNames: true,
       logLevel: 'silent',
       plugins: [
         {
