@@ -12,7 +12,7 @@ const MAIN = resolve(__dirname, '../../../../dist/apps/api/src/main.js');
  * never pay back (their cost: docs/development.md, "Test run time"). The service behaves the same;
  * production keeps V8's defaults.
  */
-export const SERVER_NODE_FLAGS = ['--liftoff-only'];
+export const SUITE_NODE_FLAGS = ['--liftoff-only'];
 
 /** The key every e2e server accepts. */
 export const TEST_API_KEY = 'e2e-test-key-0123456789';
@@ -95,7 +95,7 @@ export async function freePort(): Promise<number> {
 /** Starts the built service with these variables (plus a free PORT) and waits until it answers /healthz. */
 export async function startServer(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, MAIN], {
+  const child = spawn(process.execPath, [...SUITE_NODE_FLAGS, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
@@ -164,7 +164,7 @@ export async function runServerToExit(
   env: Record<string, string>,
   timeoutMs = START_TIMEOUT_MS,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, MAIN], {
+  const child = spawn(process.execPath, [...SUITE_NODE_FLAGS, MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { AuthMetrics } from './auth-metrics';
 import { AUTH_REALM } from './auth-realm';
-import { type AuthenticationRequest, BearerStrategy } from './bearer.strategy';
+import { type AuthenticationRequest, BEARER_STRATEGY, BearerStrategy } from './bearer.strategy';
 import type { Principal } from './principal';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
@@ -46,8 +46,6 @@ function rateLimited(quota: Quota): ApiException {
   });
 }
 
-const STRATEGY = 'bearer';
-
 /** Authenticates and rate-limits every non-Public route in onRequest, before the body is read: docs/security.md. */
 @Injectable()
 export class BearerAuthHook implements OnModuleInit {
@@ -60,7 +58,7 @@ export class BearerAuthHook implements OnModuleInit {
     private readonly metrics: AuthMetrics,
     strategy: BearerStrategy,
   ) {
-    this.passport.use(STRATEGY, strategy);
+    this.passport.use(BEARER_STRATEGY, strategy);
   }
 
   onModuleInit(): void {
@@ -132,6 +130,6 @@ function authenticate(authenticator: passport.Authenticator, request: Authentica
       else if (principal) resolve(principal);
       else reject(new AuthenticationFailure(request.presented ? 'invalid' : 'malformed'));
     };
-    (authenticator.authenticate(STRATEGY, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
+    (authenticator.authenticate(BEARER_STRATEGY, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
   });
 }

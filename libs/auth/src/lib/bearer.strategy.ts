@@ -17,9 +17,12 @@ export interface AuthenticationRequest {
   presented?: { readonly keyPrefix: string | undefined };
 }
 
+/** The name the strategy goes by in passport. */
+export const BEARER_STRATEGY = 'bearer';
+
 /** passport-http-bearer (RFC 6750) resolving a token to a Principal: bootstrap keys first (no I/O), then issued keys. */
 @Injectable()
-export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
   constructor(
     private readonly bootstrapKeys: BootstrapKeys,
     private readonly issuedKeys: IssuedKeys,
