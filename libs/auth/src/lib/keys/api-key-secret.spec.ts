@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
 
 describe('generateApiKey', () => {
@@ -35,5 +36,14 @@ describe('parseApiKey', () => {
     ['a prefix alone', 'ps_0123456789ab'],
   ])('refuses %s', (_label, token) => {
     expect(parseApiKey(token)).toBeUndefined();
+  });
+});
+
+describe('sha256', () => {
+  it("is the SHA-256 of the text's UTF-8, byte for byte what the stored keys were hashed with", () => {
+    for (const text of ['', 'abc', 'ps_0123456789ab_secret', 'clé-ключ-鍵-🔑']) {
+      expect(sha256(text)).toEqual(createHash('sha256').update(text, 'utf8').digest());
+    }
+    expect(sha256('abc').toString('hex')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
