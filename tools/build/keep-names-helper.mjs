@@ -1,5 +1,6 @@
-// esbuild's keepNames helper, replaced in the bundle by one that leaves a name that is already right
-// alone (docs/decisions/0004-kept-libraries.md has its figure). The spec fails if esbuild writes its helper otherwise.
+// esbuild's keepNames helper, replaced in the bundle by one that gives back the names esbuild renamed
+// and leaves every other function alone (docs/decisions/0004-kept-libraries.md has its figure). The
+// spec fails if esbuild writes its helper otherwise.
 
 /**
  * How the service is bundled (build.mjs), which shapes the helper's text: the spec bundles its sample with these too.
@@ -19,7 +20,10 @@ export const BUNDLE_OUTPUT = {
 
 /** The helper as esbuild writes it (minifyWhitespace): each `__name(f, "f")` is a defineProperty, also on closures made per call. */
 export const ESBUILD_NAME_HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:true});';
-const NAME_HELPER = 'var __name=(target,value)=>target.name===value?target:__defProp(target,"name",{value,configurable:true});';
+// A class or a declared function has a name here, right or renamed (f2). A nameless one is an arrow or
+// function expression, often made per call, handed over as an argument: it stays nameless.
+const NAME_HELPER =
+  'var __name=(target,value)=>target.name===value||target.name===""?target:__defProp(target,"name",{value,configurable:true});';
 
 /** `source` (esbuild's output) with its keepNames helper replaced; throws if esbuild's is not there as expected. */
 export function withNamesSetOnlyWhenWrong(source) {

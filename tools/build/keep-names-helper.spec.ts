@@ -2,12 +2,12 @@ import { build } from 'esbuild';
 import { runInNewContext } from 'node:vm';
 import { BUNDLE_OUTPUT, ESBUILD_NAME_HELPER, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
 
-// Two modules that both declare `f`: the bundle renames one (f2), and keepNames gives it its name back.
-// An arrow passed to __name has no name of its own; `inner`, made per call, has the right one.
+// Two modules that both declare `f` and `C`: the bundle renames one of each (f2, C2), and keepNames gives
+// them their names back. An arrow reaches __name as an argument, nameless; `inner`, made per call, has the right name.
 const FILES: Record<string, string> = {
-  'a.js': 'export function f() {} export const makeClosure = () => function inner() {};',
-  'b.js': 'export function f() {}',
-  'main.js': 'export { f as a, makeClosure } from "./a.js"; export { f as b } from "./b.js";',
+  'a.js': 'export function f() {} export class C {} export const makeClosure = () => function inner() {};',
+  'b.js': 'export function f() {} export class C {}',
+  'main.js': 'export { f as a, C as A, makeClosure } from "./a.js"; export { f as b, C as B } from "./b.js";',
 };
 
 /** The sample bundled as build.mjs bundles the service (BUNDLE_OUTPUT). */
@@ -38,7 +38,7 @@ describe("esbuild's keepNames helper", () => {
     expect(await bundle()).toContain(ESBUILD_NAME_HELPER);
   });
 
-  it('is replaced by one that names renamed and nameless functions and leaves the rest alone', async () => {
+  it('is replaced by one that names renamed classes and functions and leaves the rest alone', async () => {
     const module = { exports: {} as Record<string, () => () => void> };
     const named: unknown[] = [];
     const defineProperty = (target: object, key: PropertyKey, descriptor: PropertyDescriptor) => {
@@ -49,8 +49,9 @@ describe("esbuild's keepNames helper", () => {
       module,
       Object: Object.create(Object, { defineProperty: { value: defineProperty } }),
     });
-    const { a, b, makeClosure } = module.exports;
-    expect([a.name, b.name, makeClosure.name, makeClosure().name]).toEqual(['f', 'f', 'makeClosure', 'inner']);
-    expect(named.sort()).toEqual(['f', 'makeClosure']);
+    const { a, b, A, B, makeClosure } = module.exports;
+    expect([a.name, b.name, A.name, B.name, makeClosure().name]).toEqual(['f', 'f', 'C', 'C', 'inner']);
+    expect(makeClosure.name).toBe('');
+    expect(named.sort()).toEqual(['C', 'f']);
   });
 });
