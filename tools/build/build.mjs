@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { BUNDLE_OUTPUT, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+import { BUNDLE_OUTPUT, withNamesSetOnlyWhenRenamed } from './keep-names-helper.mjs';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
@@ -160,7 +160,7 @@ async function bundleService() {
     banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  writeFileSync(SERVICE_BUNDLE, withNamesSetOnlyWhenWrong(outputFiles[0].text));
+  writeFileSync(SERVICE_BUNDLE, withNamesSetOnlyWhenRenamed(outputFiles[0].text));
   const unmet = SERIALIZED_MODULES.filter((path) => !serializedMet.has(path));
   if (unmet.length > 0)
     throw new Error(`bundleService: ${unmet.join(', ')} no longer imported from ${dirname(SERVICE_BUNDLE)}: update SERIALIZED_MODULES`);

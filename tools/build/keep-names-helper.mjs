@@ -26,7 +26,7 @@ const NAME_HELPER =
   'var __name=(target,value)=>target.name===value||target.name===""?target:__defProp(target,"name",{value,configurable:true});';
 
 /** `source` (esbuild's output) with its keepNames helper replaced; throws if esbuild's is not there as expected. */
-export function withNamesSetOnlyWhenWrong(source) {
+export function withNamesSetOnlyWhenRenamed(source) {
   if (!source.includes(ESBUILD_NAME_HELPER))
     throw new Error(`bundleService: esbuild's keepNames helper is no longer ${ESBUILD_NAME_HELPER}`);
   return source.replace(ESBUILD_NAME_HELPER, NAME_HELPER);

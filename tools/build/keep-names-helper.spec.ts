@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { runInNewContext } from 'node:vm';
-import { BUNDLE_OUTPUT, ESBUILD_NAME_HELPER, withNamesSetOnlyWhenWrong } from './keep-names-helper.mjs';
+import { BUNDLE_OUTPUT, ESBUILD_NAME_HELPER, withNamesSetOnlyWhenRenamed } from './keep-names-helper.mjs';
 
 // Two modules that both declare `f` and `C`: the bundle renames one of each (f2, C2), and keepNames gives
 // them their names back. An arrow reaches __name as an argument, nameless; `inner`, made per call, has the right name.
@@ -34,7 +34,7 @@ async function bundle(): Promise<string> {
 }
 
 describe("esbuild's keepNames helper", () => {
-  it('is still written as withNamesSetOnlyWhenWrong expects (an esbuild upgrade that changes it fails here)', async () => {
+  it('is still written as withNamesSetOnlyWhenRenamed expects (an esbuild upgrade that changes it fails here)', async () => {
     expect(await bundle()).toContain(ESBUILD_NAME_HELPER);
   });
 
@@ -45,7 +45,7 @@ describe("esbuild's keepNames helper", () => {
       if (key === 'name') named.push(descriptor.value);
       return Object.defineProperty(target, key, descriptor);
     };
-    runInNewContext(withNamesSetOnlyWhenWrong(await bundle()), {
+    runInNewContext(withNamesSetOnlyWhenRenamed(await bundle()), {
       module,
       Object: Object.create(Object, { defineProperty: { value: defineProperty } }),
     });
