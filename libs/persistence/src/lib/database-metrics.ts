@@ -24,16 +24,16 @@ export class DatabaseMetrics {
   private readonly byStatement = new Map<string, QueryDuration>();
 
   constructor(registry: Registry) {
-    const pools = this.pools;
+    // Summed over the pools in use, read at each scrape.
+    const sum = (count: (pool: PoolStats) => number) => [...this.pools].reduce((total, pool) => total + count(pool), 0);
     new Gauge({
       name: 'petstore_db_pool_connections',
       help: 'Database connections held by the pool, by state (in_use, idle)',
       labelNames: ['state'] as const,
       registers: [registry],
       collect() {
-        const idle = [...pools].reduce((sum, pool) => sum + pool.idleCount, 0);
-        const total = [...pools].reduce((sum, pool) => sum + pool.totalCount, 0);
-        this.set({ state: 'in_use' }, total - idle);
+        const idle = sum((pool) => pool.idleCount);
+        this.set({ state: 'in_use' }, sum((pool) => pool.totalCount) - idle);
         this.set({ state: 'idle' }, idle);
       },
     });
@@ -42,7 +42,7 @@ export class DatabaseMetrics {
       help: 'Database connections the pool may hold at most, whatever the database does',
       registers: [registry],
       collect() {
-        this.set([...pools].reduce((max, pool) => max + pool.options.max, 0));
+        this.set(sum((pool) => pool.options.max));
       },
     });
     new Gauge({
@@ -50,7 +50,7 @@ export class DatabaseMetrics {
       help: 'Queries waiting for a database connection from the pool',
       registers: [registry],
       collect() {
-        this.set([...pools].reduce((waiting, pool) => waiting + pool.waitingCount, 0));
+        this.set(sum((pool) => pool.waitingCount));
       },
     });
     this.queryDuration = new Histogram({
