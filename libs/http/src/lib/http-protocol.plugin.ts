@@ -14,12 +14,13 @@ export interface HttpProtocolOptions {
 
 /** HTTP as the service speaks it. Security headers first (refusals carry them); after observability, so refusals are counted. */
 export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
-  async (fastify, { errorAnswers, docsPrefix }) => {
-    await registerSecurityHeaders(fastify, docsPrefix);
+  (fastify, { errorAnswers, docsPrefix }, done) => {
+    registerSecurityHeaders(fastify, docsPrefix);
     registerProtocolGuards(fastify, errorAnswers);
     registerJsonBodyParser(fastify);
     registerResponseHeaders(fastify);
     registerConditionalGets(fastify);
+    done();
   },
   { name: 'petstore-http-protocol', fastify: '5.x', dependencies: ['petstore-observability'] },
 );

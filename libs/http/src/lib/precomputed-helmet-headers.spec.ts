@@ -2,7 +2,7 @@ import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import { helmetHeaders } from './precomputed-helmet-headers';
-import { API_SECURITY_HEADERS } from './security';
+import { API_SECURITY_HEADERS, DOCS_SECURITY_HEADERS } from './security';
 
 /** The headers of an answer from a Fastify route, with `register` run first (the date left out). */
 async function headersOfAnAnswer(register: (fastify: FastifyInstance) => Promise<unknown> | void) {
@@ -35,6 +35,7 @@ describe('helmetHeaders', () => {
 
   it.each<[string, HelmetOptions]>([
     ["the API's", API_SECURITY_HEADERS],
+    ["the docs'", DOCS_SECURITY_HEADERS],
     ["helmet's defaults", {}],
   ])('are exactly the headers @fastify/helmet writes on a reply for the same options (%s)', async (_name, options) => {
     const precomputed = await headersOfAnAnswer((fastify) => {

@@ -1,4 +1,3 @@
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
@@ -20,7 +19,7 @@ export const API_SECURITY_HEADERS: HelmetOptions = {
 };
 
 // Swagger UI: no upgrade to https (it would break http://localhost); connect-src stated, so no change to default-src widens it.
-const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
+export const DOCS_SECURITY_HEADERS: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: true,
     directives: { connectSrc: ["'self'"], frameAncestors: ["'none'"], upgradeInsecureRequests: null },
@@ -30,15 +29,15 @@ const DOCS_SECURITY_HEADERS: FastifyHelmetOptions = {
 /** The API's security headers and `Cache-Control: no-store`, worked out once; also sent where no hook runs (protocol-errors.ts). */
 export const API_HEADERS: Readonly<Record<string, string>> = { ...helmetHeaders(API_SECURITY_HEADERS), 'cache-control': 'no-store' };
 
-/** Security headers on every answer: per route for the docs, precomputed for the API (@fastify/helmet runs helmet per request). */
-export async function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): Promise<void> {
-  // Runs before @fastify/helmet's own onRoute hook, which reads the route's `helmet` option.
-  fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith(docsPrefix)) route.helmet = DOCS_SECURITY_HEADERS;
-  });
-  await fastify.register(fastifyHelmet, { global: false });
+const DOCS_HEADERS: Readonly<Record<string, string>> = helmetHeaders(DOCS_SECURITY_HEADERS);
+
+/**
+ * Security headers on every answer, worked out once: the docs' pages theirs, every other answer
+ * the API's. Not @fastify/helmet: it runs helmet per request, in two hooks of every route.
+ */
+export function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith(docsPrefix)) reply.headers(API_HEADERS);
+    reply.headers(request.routeOptions.url?.startsWith(docsPrefix) ? DOCS_HEADERS : API_HEADERS);
     done();
   });
 }
