@@ -1,9 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { configDefault } from '@petstore/config';
-import { compileInputRules } from '@petstore/http';
+import { compileInputRules, DOCS_PAGE_HEADERS } from '@petstore/http';
 import { documentErrorCodes } from '@petstore/http-errors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { API_PREFIX } from './app.module';
 import { exactJsonResponseBodyPlugin } from './exact-json-plugin';
 
@@ -56,9 +56,12 @@ export const DOCS_PATH = 'docs';
 const JSON_DOCUMENT = 'openapi.json';
 const YAML_DOCUMENT = 'openapi.yaml';
 
-function isDocsRoute(url: string): boolean {
+/** A route of the docs is public; Swagger UI's page and files get the headers it needs to run, the documents the API's. */
+function docsRoutePolicy(url: string): FastifyContextConfig | undefined {
   const path = url.replace(/^\//, '');
-  return path === '' || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) || path === JSON_DOCUMENT || path === YAML_DOCUMENT;
+  if (path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)) return { public: true, securityHeaders: DOCS_PAGE_HEADERS };
+  if (path === '' || path === JSON_DOCUMENT || path === YAML_DOCUMENT) return { public: true };
+  return undefined;
 }
 
 /** Relative, so a tool importing an instance's /openapi.json calls that instance: docs/contract.md, "The OpenAPI document". */
@@ -72,9 +75,10 @@ export function servedDocument(document: OpenAPIObject): OpenAPIObject {
 /** Serves Swagger UI at /docs and the document at /openapi.json and /openapi.yaml, the same-origin server first. */
 export function serveApiDocs(app: INestApplication, document: OpenAPIObject): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  // SwaggerModule registers its routes with Fastify itself, without a handler to declare them Public on.
+  // SwaggerModule registers its routes with Fastify itself, without a handler to declare their policy on.
   fastify.addHook('onRoute', (route) => {
-    if (isDocsRoute(route.url)) route.config = { ...route.config, public: true };
+    const policy = docsRoutePolicy(route.url);
+    if (policy) route.config = { ...route.config, ...policy };
   });
   fastify.get('/', (_request, reply) => reply.redirect(`/${DOCS_PATH}`, 302));
   SwaggerModule.setup(DOCS_PATH, app, servedDocument(document), {

@@ -25,7 +25,7 @@ import { AccessLogController, type AppMetrics, createMetricsRegistry, observabil
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { maxHeaderSize, type ServerOptions } from 'node:http';
-import { createApiDocument, DOCS_PATH, serveApiDocs } from './api-docs';
+import { createApiDocument, serveApiDocs } from './api-docs';
 import { API_PREFIX, AppModule, databaseLocationOf } from './app.module';
 import { buildInfoOf } from './build-info';
 
@@ -61,7 +61,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance();
   const requestTimeoutMs = config.httpTimeouts.requestMs;
   await fastify.register(observability, { registry, buildInfo: buildInfoOf(config), requestTimeoutMs });
-  await fastify.register(httpProtocol, { errorAnswers: metrics.errorAnswers, docsPrefix: `/${DOCS_PATH}` });
+  await fastify.register(httpProtocol, { errorAnswers: metrics.errorAnswers });
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);

@@ -24,19 +24,23 @@ describe('security headers', () => {
     ['a refused key', 'GET', '/v1/pets', false, 401],
     ['an unknown route', 'GET', '/v2/pets', true, 404],
     ['the readiness probe', 'GET', '/readyz', false, 200],
+    ['the OpenAPI document', 'GET', '/openapi.json', false, 200],
   ])('are on %s', async (_label, method, path, auth, status) => {
     const response = await call(petstore, method, path, { auth, contract: false });
     expect(response.status).toBe(status);
     for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect([name, response.headers.get(name)]).toEqual([name, value]);
   });
 
-  it('let Swagger UI load its own scripts and styles, and call this origin only', async () => {
-    const response = await call(petstore, 'GET', '/docs', { auth: false, contract: false });
-    expect(response.status).toBe(200);
-    const policy = (response.headers.get('content-security-policy') ?? '').split(';');
-    expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "script-src 'self'", "connect-src 'self'"]));
-    expect(policy).not.toContain('upgrade-insecure-requests');
-  });
+  it.each(['/docs', '/docs/swagger-ui-init.js'])(
+    'let Swagger UI load its own scripts and styles, and call this origin only (%s)',
+    async (path) => {
+      const response = await call(petstore, 'GET', path, { auth: false, contract: false });
+      expect(response.status).toBe(200);
+      const policy = (response.headers.get('content-security-policy') ?? '').split(';');
+      expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "script-src 'self'", "connect-src 'self'"]));
+      expect(policy).not.toContain('upgrade-insecure-requests');
+    },
+  );
 });
 
 describe('CORS', () => {

@@ -8,14 +8,12 @@ import { registerSecurityHeaders } from './security';
 
 export interface HttpProtocolOptions {
   readonly errorAnswers: ErrorAnswerCounter;
-  /** Where the documentation's pages are served: their own security headers (they run Swagger UI). */
-  readonly docsPrefix: string;
 }
 
 /** HTTP as the service speaks it. Security headers first (refusals carry them); after observability, so refusals are counted. */
 export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
-  (fastify, { errorAnswers, docsPrefix }, done) => {
-    registerSecurityHeaders(fastify, docsPrefix);
+  (fastify, { errorAnswers }, done) => {
+    registerSecurityHeaders(fastify);
     registerProtocolGuards(fastify, errorAnswers);
     registerJsonBodyParser(fastify);
     registerResponseHeaders(fastify);

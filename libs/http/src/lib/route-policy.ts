@@ -23,6 +23,8 @@ declare module 'fastify' {
     readonly keepRawBodyWith?: string;
     /** The route answers conditionally: ETag, 304 to a matching If-None-Match (ApiConditionalGet). */
     readonly conditionalGet?: boolean;
+    /** The route's security headers instead of the API's (API_HEADERS): the docs' pages, say (DOCS_PAGE_HEADERS). */
+    readonly securityHeaders?: Readonly<Record<string, string>>;
   }
 }
 

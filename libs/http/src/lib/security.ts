@@ -29,15 +29,16 @@ export const DOCS_SECURITY_HEADERS: HelmetOptions = {
 /** The API's security headers and `Cache-Control: no-store`, worked out once; also sent where no hook runs (protocol-errors.ts). */
 export const API_HEADERS: Readonly<Record<string, string>> = { ...helmetHeaders(API_SECURITY_HEADERS), 'cache-control': 'no-store' };
 
-const DOCS_HEADERS: Readonly<Record<string, string>> = helmetHeaders(DOCS_SECURITY_HEADERS);
+/** The security headers of pages that run Swagger UI, worked out once: a route's `securityHeaders`. */
+export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = helmetHeaders(DOCS_SECURITY_HEADERS);
 
 /**
- * Security headers on every answer, worked out once: the docs' pages theirs, every other answer
- * the API's. Not @fastify/helmet: it runs helmet per request, in two hooks of every route.
+ * Security headers on every answer: the route's own (`securityHeaders`), else the API's. Not
+ * @fastify/helmet: it runs helmet per request, in two hooks of every route.
  */
-export function registerSecurityHeaders(fastify: FastifyInstance, docsPrefix: string): void {
+export function registerSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.routeOptions.url?.startsWith(docsPrefix) ? DOCS_HEADERS : API_HEADERS);
+    reply.headers(request.routeOptions.config.securityHeaders ?? API_HEADERS);
     done();
   });
 }
