@@ -20,7 +20,7 @@ async function expectRateLimited(response: Response, policy: string, limit: numb
 
 // Rate limits shared by two instances on one PostgreSQL (through PgBouncer on the pooled target) and
 // one Redis; CI points TEST_REDIS_URL at the local Redis. One instance's, in memory, in process:
-// apps/api/src/rate-limits.spec.ts and key-lookups.spec.ts.
+// apps/api/src/own-app/rate-limits.spec.ts and key-lookups.spec.ts.
 const redisUrl = process.env.TEST_REDIS_URL;
 
 (redisUrl ? describeOn('pooled') : describe.skip)('rate limits shared through Redis', () => {

@@ -3,7 +3,7 @@ import { call, expectError } from '../testing/http';
 import { sharedApp, type InProcessApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // Bearer authentication of every operation on the real application, in process (the budgets and
-// limits: rate-limits.spec.ts, an app with small ones).
+// limits: own-app/rate-limits.spec.ts, an app with small ones).
 
 let petstore: InProcessApp;
 beforeAll(async () => {

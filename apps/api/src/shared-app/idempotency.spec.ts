@@ -6,7 +6,7 @@ import { CLIENT_ONE, CLIENT_TWO, type InProcessApp, sharedApp, TEST_API_KEY } fr
 // Safe retries of createPet on the real application, in process: every guarantee of the
 // Idempotency-Key that one instance gives, on PGlite and (TEST_DATABASE_URL) on PostgreSQL, where
 // a create in progress can be held by another session (409). The expiry of keys:
-// idempotency-expiry.spec.ts. Several instances, a killed process and a database outage:
+// own-app/idempotency-expiry.spec.ts. Several instances, a killed process and a database outage:
 // apps/api-e2e's idempotency.e2e-spec.ts.
 
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;

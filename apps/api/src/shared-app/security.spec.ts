@@ -2,7 +2,7 @@ import { call } from '../testing/http';
 import { sharedApp, type InProcessApp } from '../testing/in-process-app';
 
 // Security headers, and CORS off by default, on the real application in process
-// (CORS configured: cors.spec.ts, an app of its own).
+// (CORS configured: own-app/cors.spec.ts, an app of its own).
 
 const API_SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",

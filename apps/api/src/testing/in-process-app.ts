@@ -40,7 +40,7 @@ export interface InProcessApp {
  * database when TEST_DATABASE_URL is set. `env` adds to the configuration (e.g.
  * RATE_LIMIT_PER_MINUTE); `imports`, modules of the test's own beside the service's. Started in a
  * file's beforeAll and shared by its tests, which tell their data apart; a file may start several,
- * each with its database and metrics of its own (two-apps.spec.ts). With `logs`, the app logs at
+ * each with its database and metrics of its own (own-app/two-apps.spec.ts). With `logs`, the app logs at
  * `info` into memory, for `logLines`; else it logs nothing.
  */
 export function startInProcessApp(

@@ -7,7 +7,7 @@ import { compileInputRules, IsInt64 } from './input-rules';
 
 // How class-validator's rules become the document's: what the DTO of a route says, its derived
 // DTOs included, and the start's refusal of a rule the service would otherwise ignore. On the real
-// application, with ajv enforcing them: apps/api (query-and-path.spec.ts).
+// application, with ajv enforcing them: apps/api (own-app/query-and-path.spec.ts).
 
 class Search {
   @IsString()

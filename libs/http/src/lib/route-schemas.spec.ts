@@ -6,7 +6,7 @@ import { registerJsonBodyParser } from './json-body.parser';
 import { registerRouteSchemas } from './route-schemas';
 
 // How a route finds its operation, and how each kind of input the document describes is checked
-// and refused. The service's own operations: apps/api (query-and-path.spec.ts, create-pet.spec.ts).
+// and refused. The service's own operations: apps/api (own-app/query-and-path.spec.ts, shared-app/create-pet.spec.ts).
 
 const THING = {
   type: 'object',

@@ -1,6 +1,6 @@
 import { IssuedKeys } from '@petstore/auth';
-import { headersOf } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { headersOf } from '../testing/http';
+import { type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // Rate limits of one instance, in memory, on the real application in process: per key, and for
 // failed authentications per client address. Shared through Redis by several instances:

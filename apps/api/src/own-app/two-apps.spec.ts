@@ -1,18 +1,10 @@
 import { getMetricsFromIterator, type PromData, type PromHistogramData } from 'prom2javascript';
 import { register } from 'prom-client';
-import { call } from './testing/http';
-import { type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
+import { call } from '../testing/http';
+import { type InProcessApp, startInProcessApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // createApp keeps its state to the application: two applications built in one process both serve,
 // each /metrics counts its own requests only, and each accepts its own keys only.
-
-let first: InProcessApp;
-let second: InProcessApp;
-beforeAll(async () => {
-  first = await startInProcessApp();
-  second = await startInProcessApp();
-});
-afterAll(() => Promise.all([first?.close(), second?.close()]));
 
 /** A series' value in an app's /metrics: a counter's, or a histogram's count; 0 when it has no such series. */
 async function valueOf(petstore: InProcessApp, name: string, labels: Record<string, string>): Promise<number> {
@@ -29,6 +21,14 @@ const LIST = { route: '/v1/pets', method: 'GET', status_class: '2xx' };
 const MISSING_KEY = { code: 'UNAUTHORIZED' };
 
 describe('two applications in one process', () => {
+  let first: InProcessApp;
+  let second: InProcessApp;
+  beforeAll(async () => {
+    first = await startInProcessApp();
+    second = await startInProcessApp();
+  });
+  afterAll(() => Promise.all([first?.close(), second?.close()]));
+
   it('each counts its own requests and Error answers only', async () => {
     const counts = () =>
       Promise.all(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // Unknown keys that look like issued ones cost a database lookup each: bounded per client address,
 // on the real application in process.

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Module, Param, Post, Query } from '@nestjs/
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt64 } from '@petstore/http';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { AUTH, type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // Query and path parameters on the real application: ajv checks them against the operation's
 // parameters in the document, which its DTOs' class-validator rules make (input-rules.ts,

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
-import { apiSurfaceOf } from './testing/api-surface';
-import { committedDocument } from './testing/document';
-import { ALLOWED_ORIGIN, type FuzzRequest, fuzzRequest, wireBytes } from './testing/fuzz-requests';
-import { AUTH, type InProcessApp, startInProcessApp, TEST_API_KEY } from './testing/in-process-app';
-import { type RawExchange, type RawResponse, sendRaw } from './testing/raw-http';
+import { apiSurfaceOf } from '../testing/api-surface';
+import { committedDocument } from '../testing/document';
+import { ALLOWED_ORIGIN, type FuzzRequest, fuzzRequest, wireBytes } from '../testing/fuzz-requests';
+import { AUTH, type InProcessApp, startInProcessApp, TEST_API_KEY } from '../testing/in-process-app';
+import { type RawExchange, type RawResponse, sendRaw } from '../testing/raw-http';
 
 // Hostile requests (fast-check, raw bytes on a real socket to the in-process app) must each get a
 // 5xx-free answer, every error an Error body. FUZZ_RUNS, FUZZ_SEED and FUZZ_ONLY: docs/development.md.

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@petstore/http';
 import type { FastifyInstance } from 'fastify';
-import { AUTH, type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { AUTH, type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // Every route requires a bearer key unless its handler says Public, wherever its path is: routes
 // of a module of this test's own, built into the real application.

@@ -1,6 +1,6 @@
-import { committedDocument, operationsOf, servedMethods } from './testing/document';
-import { call } from './testing/http';
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { committedDocument, operationsOf, servedMethods } from '../testing/document';
+import { call } from '../testing/http';
+import { type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // CORS with CORS_ORIGINS, on the real application in process (off by default: shared-app/security.spec.ts).
 

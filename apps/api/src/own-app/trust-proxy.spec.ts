@@ -1,4 +1,4 @@
-import { type InProcessApp, startInProcessApp } from './testing/in-process-app';
+import { type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
 // TRUST_PROXY: the client address the service takes behind a proxy (the rate limits and the logs
 // use it). The test is the load balancer, one hop: it connects from 127.0.0.1 and forwards what
