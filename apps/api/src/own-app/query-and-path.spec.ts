@@ -55,6 +55,7 @@ describe('query and path parameters, in process', () => {
   beforeAll(async () => {
     petstore = await startInProcessApp({}, { imports: [ProbeModule] });
   });
+  afterAll(() => petstore?.close());
 
   const get = (url: string) => petstore.fastify.inject({ method: 'GET', url, headers: AUTH });
   const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });

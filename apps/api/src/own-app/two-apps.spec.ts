@@ -55,6 +55,19 @@ describe('two applications in one process', () => {
     expect(after.map((count, index) => count - before[index])).toEqual([1, 0]);
   });
 
+  it('each keeps its pets in a database of its own, which closing another application leaves open', async () => {
+    const created = await call(first, 'POST', '/v1/pets', { json: { name: 'Only in the first', categoryId: 1 } });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') ?? '';
+    expect((await call(second, 'GET', location)).status).toBe(404);
+
+    const third = await startInProcessApp();
+    expect((await call(third, 'GET', location)).status).toBe(404);
+    await third.close();
+    expect((await call(first, 'GET', location)).status).toBe(200);
+    expect((await call(second, 'GET', '/v1/pets?limit=1')).status).toBe(200);
+  });
+
   it('each authenticates with its own keys', async () => {
     const otherKey = 'another-application-key-0123456789';
     const other = await startInProcessApp({ API_KEYS: otherKey });

@@ -6,6 +6,7 @@ import { embeddedDatabaseOptions } from './embedded-database';
 import { ENTITIES } from './entities';
 import type { StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
+import { pgliteDriver } from './pglite-pool';
 import { NestTypeOrmLogger } from './typeorm-logger';
 
 /** A PostgreSQL server, PGlite in a directory, or PGlite in memory from a tarball (tests: nothing on disk to lock). */
@@ -49,7 +50,5 @@ export async function createDataSource(location: DatabaseLocation, use: 'serving
     const extra = use === 'serving' ? POOL : MIGRATION_POOL;
     return new DataSource({ ...common, url: location.url, extra, driver: withPoolKept(pg) });
   }
-  const { PGliteDriver } = await import('typeorm-pglite');
-  const driver = withPoolKept(new PGliteDriver(await embeddedDatabaseOptions(location)).driver);
-  return new DataSource({ ...common, driver });
+  return new DataSource({ ...common, driver: withPoolKept(pgliteDriver(await embeddedDatabaseOptions(location))) });
 }

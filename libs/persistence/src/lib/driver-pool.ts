@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 
-/** What the repositories need of the driver's pool: node-postgres's Pool, or typeorm-pglite's equivalent. */
+/** What the repositories need of the driver's pool: node-postgres's Pool, or PGlitePool. */
 export interface QueryablePool {
   query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/** A driver module as TypeORM's `driver` option takes it: node-postgres, or typeorm-pglite's stand-in for it. */
+/** A driver module as TypeORM's `driver` option takes it: node-postgres, or pgliteDriver's stand-in for it. */
 interface DriverModule {
   readonly Pool: new (...args: never[]) => object;
 }
