@@ -1,4 +1,5 @@
 const { getJestProjectsAsync } = require('@nx/jest');
+const { availableParallelism } = require('node:os');
 const { dirname } = require('node:path');
 const api = require('./apps/api/jest.config');
 const e2e = require('./apps/api-e2e/jest.config');
@@ -36,7 +37,9 @@ module.exports = async () => {
       },
       ...e2e.projects,
     ],
-    maxWorkers: '100%',
+    // One worker more than the cores: an e2e file often waits (on its server's start or stop, a
+    // drain or lock bound), and the third keeps both cores busy meanwhile (docs/development.md).
+    maxWorkers: Math.ceil(availableParallelism() * 1.5),
     // One limit for tests and hooks, the e2e suite's: a start (of a child process, or of the
     // in-process app) on a loaded 2-core machine takes tens of seconds.
     testTimeout: e2e.testTimeout,
