@@ -1,8 +1,8 @@
 // The suites of the in-process suite that need an app of their own (own-app/: another
 // configuration, or modules of the test's), in one file: each file of its own would load Nest and
-// the application's modules again and pay the first start's one-time costs, about 3 s of CPU each,
-// where a later start in the same file takes a tenth of a second. Each suite starts its app in its
-// beforeAll and closes it in its afterAll. One alone: `npx jest apps/api/src/own-app.spec.ts -t '<its describe>'`.
+// the application's modules again, and pay the one-time costs of a first start (docs/development.md,
+// "Test run time"). Each suite starts its app in its beforeAll and closes it in its afterAll.
+// One alone: `npx jest apps/api/src/own-app.spec.ts -t '<its describe>'`.
 import './own-app/cors.spec';
 import './own-app/fuzz.spec';
 import './own-app/idempotency-expiry.spec';

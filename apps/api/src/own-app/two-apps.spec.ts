@@ -4,7 +4,8 @@ import { call } from '../testing/http';
 import { type InProcessApp, startInProcessApp, TEST_API_KEY } from '../testing/in-process-app';
 
 // createApp keeps its state to the application: two applications built in one process both serve,
-// each /metrics counts its own requests only, and each accepts its own keys only.
+// each /metrics counts its own requests only, each accepts its own keys only, and each keeps its
+// data in a database of its own.
 
 /** A series' value in an app's /metrics: a counter's, or a histogram's count; 0 when it has no such series. */
 async function valueOf(petstore: InProcessApp, name: string, labels: Record<string, string>): Promise<number> {
