@@ -37,8 +37,9 @@ module.exports = async () => {
       },
       ...e2e.projects,
     ],
-    // One worker more than the cores: an e2e file often waits (on its server's start or stop, a
-    // drain or lock bound), and the third keeps both cores busy meanwhile (docs/development.md).
+    // Half as many workers again as cores (three on two): an e2e file often waits (on its server's
+    // start or stop, a drain or lock bound), and the extra workers keep the cores busy meanwhile
+    // (docs/development.md).
     maxWorkers: Math.ceil(availableParallelism() * 1.5),
     // One limit for tests and hooks, the e2e suite's: a start (of a child process, or of the
     // in-process app) on a loaded 2-core machine takes tens of seconds.
