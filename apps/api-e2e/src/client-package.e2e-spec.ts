@@ -17,9 +17,20 @@ const PROGRAMS = join(__dirname, 'client-consumer');
 /** The workspace's TypeScript, which the project installs too. */
 const TYPESCRIPT_VERSION = (JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as { version: string }).version;
 
-/** A strict project, ES modules, without @types/node: the package's types must stand on the DOM's fetch types. */
+/**
+ * A strict project, ES modules, without @types/node: the package's types must stand on the DOM's
+ * fetch types. The package's declarations are checked; TypeScript's own lib files are not (a third of tsc's time).
+ */
 const CONSUMER_TSCONFIG = {
-  compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', outDir: 'out', noEmitOnError: true, types: [] },
+  compilerOptions: {
+    strict: true,
+    module: 'nodenext',
+    target: 'es2022',
+    outDir: 'out',
+    noEmitOnError: true,
+    types: [],
+    skipDefaultLibCheck: true,
+  },
   include: ['*.mts', '*.cts'],
 };
 

@@ -34,6 +34,8 @@ export interface DocsPage {
   readonly requests: readonly string[];
   /** Console errors and uncaught exceptions (a CSP refusal is one). */
   readonly errors: readonly string[];
+  /** The operations tried out on this page, by operationId: tryItOut adds each. */
+  readonly tried: Set<string>;
   /** Where `screenshot` writes. */
   readonly screenshotDir: string;
   screenshot(name: string): Promise<string>;
@@ -58,6 +60,7 @@ export async function openDocs(browser: Browser, url: string, screenshotDir: str
     const page = await context.newPage();
     const requests: string[] = [];
     const errors: string[] = [];
+    const tried = new Set<string>();
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     page.on('pageerror', (error) => errors.push(error.message));
@@ -67,6 +70,7 @@ export async function openDocs(browser: Browser, url: string, screenshotDir: str
       page,
       requests,
       errors,
+      tried,
       screenshotDir,
       screenshot: async (name) => {
         const path = join(screenshotDir, `${name}.png`);
@@ -149,6 +153,7 @@ export async function tryItOut(
   await operation.getByRole('button', { name: 'Execute' }).click();
   const answer = operation.locator('.live-responses-table tbody');
   await answer.locator('.response-col_status').waitFor();
+  docs.tried.add(operationId);
   const shown = await readCall(operation, answer);
   await answer.scrollIntoViewIfNeeded();
   await docs.screenshot(`${operationId}-${label}`);
