@@ -19,7 +19,8 @@ const TYPESCRIPT_VERSION = (JSON.parse(readFileSync(require.resolve('typescript/
 
 /**
  * A strict project, ES modules, without @types/node: the package's types must stand on the DOM's
- * fetch types. The package's declarations are checked; TypeScript's own lib files are not (a third of tsc's time).
+ * fetch types. The package's declarations are checked; TypeScript's own lib files are not
+ * (docs/development.md, "Test run time").
  */
 const CONSUMER_TSCONFIG = {
   compilerOptions: {
