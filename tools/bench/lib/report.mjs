@@ -99,19 +99,24 @@ export function formatTargets(rows) {
   const byLabel = new Map();
   for (const row of rows) {
     for (const target of row.targets) {
-      const entry = byLabel.get(target.label) ?? { bounds: new Set(), met: 0, missed: [] };
+      const entry = byLabel.get(target.label) ?? { bounds: new Set(), met: 0, missed: [], floorMet: 0, floorMeasured: 0 };
       entry.bounds.add(target.bound);
       // A bound worked out per row (CPU) is shown beside the value that missed it.
       const value = target.limit === undefined ? num(target.value) : `${num(target.value, 0)} > ${num(target.limit, 0)}`;
       if (target.met) entry.met += 1;
       else entry.missed.push(`${sizeLabel(row.size)} ${row.case} c${row.connections} (${value})`);
+      if (typeof target.floorMet === 'boolean') {
+        entry.floorMeasured += 1;
+        if (target.floorMet) entry.floorMet += 1;
+      }
       byLabel.set(target.label, entry);
     }
   }
   const out = ['Targets (service against the floor and each baseline, every case with a target):'];
-  for (const [label, { bounds, met, missed }] of byLabel) {
+  for (const [label, { bounds, met, missed, floorMet, floorMeasured }] of byLabel) {
     const misses = missed.length ? `; missed: ${missed.join(', ')}` : '';
-    out.push(`  ${`${label} ${[...bounds].join(' / ')}`.padEnd(44)} met ${met} of ${met + missed.length}${misses}`);
+    const floor = floorMeasured ? ` (the floor itself: ${floorMet} of ${floorMeasured})` : '';
+    out.push(`  ${`${label} ${[...bounds].join(' / ')}`.padEnd(44)} met ${met} of ${met + missed.length}${floor}${misses}`);
   }
   return out.join('\n');
 }
