@@ -36,15 +36,15 @@ export interface RunningServer {
 
 /**
  * How long a server may take to start, or to refuse to start: on a 2-core machine where other test
- * files start servers and fuzz theirs at the same time, a start that takes 1.5 s alone takes 5 to 15.
+ * files start servers and fuzz theirs at the same time, a start takes several times as long as alone.
  */
 export const START_TIMEOUT_MS = 60_000;
 
 /**
  * Where global set-up keeps an embedded database it created and shut down cleanly, which
- * databaseEnv copies. Creating one (initdb and the migrations, in WebAssembly) takes 5 s of CPU
- * alone and 20 to 35 s while other files do the same; a copy takes milliseconds and starts like a
- * restart. Tests that are about creating the data directory give a DATA_DIR of their own.
+ * databaseEnv copies. Creating one (a first start, the migrations included, in WebAssembly) costs
+ * far more than a copy, which starts like a restart. Tests that are about creating the data
+ * directory give a DATA_DIR of their own.
  */
 export const PGLITE_TEMPLATE_VARIABLE = 'E2E_PGLITE_TEMPLATE';
 
