@@ -104,19 +104,13 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
   });
 
   // Each rule is libs/config's to test (app-config.spec.ts); the process shows that a refused start
-  // exits 1 naming every problem at once: an invalid PORT, an unknown LOG_LEVEL, a DATABASE_URL that
-  // is not PostgreSQL, production without API keys.
+  // exits 1 naming every problem at once.
   it('refuses to start on an invalid configuration, naming every problem at once', async () => {
-    const { code, output } = await runServerToExit({
-      DATA_DIR: tempDir('refused'),
-      PORT: 'eighty',
-      LOG_LEVEL: 'loud',
-      DATABASE_URL: 'mysql://localhost/test',
-      NODE_ENV: 'production',
-      API_KEYS: '',
-    });
+    // An invalid PORT, an unknown LOG_LEVEL, a DATABASE_URL that is not PostgreSQL, production without API keys.
+    const problems = { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://localhost/test', API_KEYS: '' };
+    const { code, output } = await runServerToExit({ DATA_DIR: tempDir('refused'), NODE_ENV: 'production', ...problems });
     expect(code).toBe(1);
-    for (const variable of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'API_KEYS']) expect(output).toMatch(new RegExp(`\\b${variable} must `));
+    for (const variable of Object.keys(problems)) expect(output).toMatch(new RegExp(`\\b${variable} must `));
   });
 
   it('says where it serves, on which database and which migrations ran; Nest maps its routes at debug level only', async () => {

@@ -105,9 +105,10 @@ export function formatTargets(rows) {
       const value = target.limit === undefined ? num(target.value) : `${num(target.value, 0)} > ${num(target.limit, 0)}`;
       if (target.met) entry.met += 1;
       else entry.missed.push(`${sizeLabel(row.size)} ${row.case} c${row.connections} (${value})`);
-      if (typeof target.floorMet === 'boolean') {
+      // A skipped floor (no value) is not counted.
+      if (target.floor && target.floor.value !== null) {
         entry.floorMeasured += 1;
-        if (target.floorMet) entry.floorMet += 1;
+        if (target.floor.met) entry.floorMet += 1;
       }
       byLabel.set(target.label, entry);
     }
