@@ -94,12 +94,17 @@ export function formatTable(rows) {
   return [...head, '-'.repeat(head[1].length), ...rows.map(tableLine), ...notes.map((note) => `note: ${note}`)].join('\n');
 }
 
+/** Adds each count of `b` to `a`'s (null: none yet). */
+function sumCounts(a, b) {
+  return Object.fromEntries(Object.entries(b).map(([key, value]) => [key, (a?.[key] ?? 0) + value]));
+}
+
 /** Per target, how many rows meet it and which miss it, by how much. */
 export function formatTargets(rows) {
   const byLabel = new Map();
   for (const row of rows) {
     for (const target of row.targets) {
-      const entry = byLabel.get(target.label) ?? { bounds: new Set(), met: 0, missed: [], floorMet: 0, floorMeasured: 0 };
+      const entry = byLabel.get(target.label) ?? { bounds: new Set(), met: 0, missed: [], floorMet: 0, floorMeasured: 0, rounds: null };
       entry.bounds.add(target.bound);
       // A bound worked out per row (CPU) is shown beside the value that missed it.
       const value = target.limit === undefined ? num(target.value) : `${num(target.value, 0)} > ${num(target.limit, 0)}`;
@@ -110,14 +115,21 @@ export function formatTargets(rows) {
         entry.floorMeasured += 1;
         if (target.floor.met) entry.floorMet += 1;
       }
+      if (target.rounds) entry.rounds = sumCounts(entry.rounds, target.rounds);
       byLabel.set(target.label, entry);
     }
   }
   const out = ['Targets (service against the floor and each baseline, every case with a target):'];
-  for (const [label, { bounds, met, missed, floorMet, floorMeasured }] of byLabel) {
+  for (const [label, { bounds, met, missed, floorMet, floorMeasured, rounds }] of byLabel) {
     const misses = missed.length ? `; missed: ${missed.join(', ')}` : '';
     const floor = floorMeasured ? ` (the floor itself: ${floorMet} of ${floorMeasured})` : '';
     out.push(`  ${`${label} ${[...bounds].join(' / ')}`.padEnd(44)} met ${met} of ${met + missed.length}${floor}${misses}`);
+    if (rounds?.rounds) {
+      const { rounds: n, serviceMet, floorMet: floorRoundsMet, serviceNotAboveFloor } = rounds;
+      out.push(
+        `  ${'  run by run, the same rounds'.padEnd(44)} the service ${serviceMet} of ${n}, the floor ${floorRoundsMet} of ${n}; the service's p99 at most the floor's in ${serviceNotAboveFloor} of ${n}`,
+      );
+    }
   }
   return out.join('\n');
 }

@@ -47,16 +47,35 @@ export function cpuAllowance(row) {
 }
 
 /**
+ * The p99 check run by run: a repetition runs the servers one after another, so the service's run i
+ * met the same moment of the shared cores as the floor's and parity's run i. Counts of those rounds.
+ */
+function p99Rounds(row, p99VsParity) {
+  const [service, floor, parity] = ['service', 'floor', 'parity'].map((name) => row[name]?.runs ?? []);
+  const rounds = parity
+    .slice(0, Math.min(service.length, floor.length))
+    .map((run, i) => ({ service: service[i], floor: floor[i], parity: run }));
+  const count = (test) => rounds.filter(test).length;
+  return {
+    rounds: rounds.length,
+    serviceMet: count((round) => p99VsParity(round.service, round.parity).met),
+    floorMet: count((round) => p99VsParity(round.floor, round.parity).met),
+    serviceNotAboveFloor: count((round) => round.service.p99Ms <= round.floor.p99Ms),
+  };
+}
+
+/**
  * The targets of one row ({ case, ratios: { floor, parity, bare }, and each target's summary }),
  * each { id, label, value, bound, met } (and `limit`, the row's own bound, when it is worked
- * out per row; on the p99 target, `floor`: the same check of the floor's p99); none for a case
- * without targets, and a skipped side counts as missed.
+ * out per row; on the p99 target, `floor`: the same check of the floor's p99, and `rounds`: both
+ * checked run by run); none for a case without targets, and a skipped side counts as missed.
  */
 export function checkTargets(row) {
   if (!CASES_WITH_TARGETS.has(row.case)) return [];
   const atLeast = (id, label, value, min) => ({ id, label, value, bound: `≥ ${min.toFixed(2)}`, met: value !== null && value >= min });
   const atMost = (id, label, value, max) => ({ id, label, value, bound: `≤ ${max.toFixed(2)}`, met: value !== null && value <= max });
-  const p99VsParity = (server) => atMost('parityP99', 'p99 vs parity', ratios(server, row.parity).p99, TARGETS.parity.maxP99Ratio);
+  const p99VsParity = (server, parity = row.parity) =>
+    atMost('parityP99', 'p99 vs parity', ratios(server, parity).p99, TARGETS.parity.maxP99Ratio);
   const limit = cpuAllowance(row);
   const serviceCpu = limit === null ? null : row.service.cpuUsPerRequest;
   return [
@@ -70,7 +89,7 @@ export function checkTargets(row) {
       met: limit !== null && serviceCpu <= limit,
     },
     // With the floor's own p99 against the same bound, for reference: how far NestJS alone is from it.
-    { ...p99VsParity(row.service), floor: p99VsParity(row.floor) },
+    { ...p99VsParity(row.service), floor: p99VsParity(row.floor), rounds: p99Rounds(row, p99VsParity) },
     atLeast('parityRps', 'req/s vs parity', row.ratios.parity.rps, TARGETS.parity.minRpsRatio),
     atLeast('bareRps', 'req/s vs bare', row.ratios.bare.rps, TARGETS.bare.minRpsRatio(row.case)),
   ];
