@@ -32,15 +32,19 @@ COPY --from=build /app/dist ./dist
 # Node's compile cache (apps/api/src/compile-cache.ts), filled here by --help, which loads every
 # module the service imports, then the tracing SDK's too (loaded when an OTEL_* variable is set;
 # disabled, it starts nothing). It runs as the user the service runs as, since Node keeps a directory
-# per user; the cache is then handed to root, readable and not writable by that user, like the code.
+# per user, and with the CMD's node flags, since V8 keys its code cache by its flags (the image check
+# fails otherwise); the cache is then handed to root, readable and not writable by that user.
 RUN mkdir -p node_modules/.cache/node-compile-cache && chown node:node node_modules/.cache/node-compile-cache \
-  && su node -s /bin/sh -c 'node dist/apps/api/src/main.js --help > /dev/null && OTEL_SDK_DISABLED=true node dist/apps/api/src/main.js --help > /dev/null' \
+  && su node -s /bin/sh -c 'node --heap-growing-percent=50 --no-allocation-site-pretenuring dist/apps/api/src/main.js --help > /dev/null \
+    && OTEL_SDK_DISABLED=true node --heap-growing-percent=50 --no-allocation-site-pretenuring dist/apps/api/src/main.js --help > /dev/null' \
   && chown -R root:root node_modules/.cache/node-compile-cache && chmod -R a+rX,go-w node_modules/.cache/node-compile-cache
 USER node
 EXPOSE 3000
 # Slim images have no curl: ask node itself.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# V8 lets the old generation grow to 1.5 times what survived the last full collection, not up to
-# 4 times: a V8 flag, given where V8 takes it (docs/performance.md, "Memory").
-CMD ["node", "--heap-growing-percent=50", "dist/apps/api/src/main.js"]
+# V8's flags, given where V8 takes them: the old generation grows to 1.5 times what survived the
+# last full collection, not up to 4 times (docs/performance.md, "Memory"); and no object is
+# allocated straight into it, since V8 took a request's objects there and full collections then
+# held up answers (docs/performance.md, "Tail latency"). The bench runs the service with these.
+CMD ["node", "--heap-growing-percent=50", "--no-allocation-site-pretenuring", "dist/apps/api/src/main.js"]

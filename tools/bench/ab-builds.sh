@@ -7,7 +7,10 @@
 # See tools/bench/README.md.
 #   OLD_DIR=/tmp/old NEW_DIR=. CASES="list20 get create" bash tools/bench/ab-builds.sh
 set -euo pipefail
-NODE=$(cd "$(dirname "$0")/../.." && pwd)/node_modules/.bin/node
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NODE=$ROOT/node_modules/.bin/node
+# Every build runs with the node flags of this checkout's image (Dockerfile, CMD).
+NODE_FLAGS=$("$NODE" --input-type=module -e "import { imageNodeFlags } from '$ROOT/tools/image/dockerfile.mjs'; console.log(imageNodeFlags().join(' '))")
 REQUESTS=$(cd "$(dirname "$0")" && pwd)/wrk/requests.lua
 KEY=bench-key-0123456789
 DB=petstore_ab_$$
@@ -32,7 +35,7 @@ psql -d postgres -qc "CREATE DATABASE $DB"
 trap cleanup EXIT
 start() { # build port
   (cd "$1" && DATABASE_URL=$URL API_KEYS=$KEY RATE_LIMIT_PER_MINUTE=1000000000 LOG_LEVEL=warn NODE_ENV=production \
-    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$SCRATCH/$2" "$NODE" --heap-growing-percent=50 dist/apps/api/src/main.js > /dev/null 2>&1 &)
+    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$SCRATCH/$2" "$NODE" $NODE_FLAGS dist/apps/api/src/main.js > /dev/null 2>&1 &)
   until curl -fs "http://127.0.0.1:$2/healthz" > /dev/null; do sleep 0.2; done
 }
 for index in "${!DIRS[@]}"; do start "${DIRS[index]}" "${PORTS[index]}"; done

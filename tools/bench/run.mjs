@@ -17,6 +17,7 @@ import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.
 import { BENCH_RATE_LIMIT_PER_MINUTE, benchServiceEnv } from './lib/service-env.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
 import { checkTargets, ratios } from './lib/targets.mjs';
+import { imageNodeFlags } from '../image/dockerfile.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -115,7 +116,7 @@ async function start(name, env) {
   }[name];
   const since = performance.now();
   // The service as the image runs it (Dockerfile, CMD).
-  const nodeArgs = name === 'service' ? ['--heap-growing-percent=50'] : [];
+  const nodeArgs = name === 'service' ? imageNodeFlags() : [];
   const child = spawnTracked(process.execPath, [...nodeArgs, main], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv },

@@ -2,8 +2,8 @@
 // the README and docs/ name. It reads the Dockerfile (so it cannot drift from it), copies into a scratch
 // directory exactly what each stage's COPY lines take from the build context (honouring
 // .dockerignore), runs the build stage's RUN commands there, assembles the runtime stage from its
-// COPY --from lines, and runs each entry point there with --help, which loads its whole module
-// graph and exits 0 without starting anything.
+// COPY --from lines, and runs each entry point there with --help (the CMD's with the node flags it
+// gives), which loads its whole module graph and exits 0 without starting anything.
 //
 // What it does not prove: Docker itself (the base image, layers, users, the healthcheck). By
 // default the build stage's `npm ci` is replaced by hard links to this checkout's node_modules,
@@ -16,29 +16,13 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DOCKERFILE, nodeCommand, parseDockerfile } from './dockerfile.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
-const DOCKERFILE = join(ROOT, 'Dockerfile');
 /** A --help that takes longer than this hangs on something it should not touch. */
 const HELP_TIMEOUT_MS = 60_000;
 
 // --- Dockerfile -------------------------------------------------------------------------------
-
-/** The Dockerfile's instructions, continuation lines joined, comments dropped, grouped by stage. */
-function parseDockerfile(text) {
-  const stages = [];
-  const logical = text
-    .replace(/\\\r?\n/g, ' ')
-    .split(/\r?\n/)
-    .map((line) => line.trim());
-  for (const line of logical.filter((l) => l && !l.startsWith('#'))) {
-    const [, keyword, rest] = /^(\S+)\s*(.*)$/.exec(line);
-    const instruction = { keyword: keyword.toUpperCase(), args: rest, text: line };
-    if (instruction.keyword === 'FROM') stages.push({ name: /\sAS\s+(\S+)$/i.exec(rest)?.[1], instructions: [] });
-    else if (stages.length > 0) stages.at(-1).instructions.push(instruction);
-  }
-  return stages;
-}
 
 /** COPY's flags and its sources and destination, shell or JSON form. */
 function parseCopy(args) {
@@ -65,13 +49,6 @@ function parseEnv(args, buildArgs) {
 function parseArg(args) {
   const [, name, fallback] = /^(\w+)(?:=(.*))?$/.exec(args.trim()) ?? [];
   return name ? { [name]: fallback ?? '' } : {};
-}
-
-/** The scripts the image's CMD runs with node, e.g. dist/apps/api/src/main.js. */
-function cmdScripts(stage) {
-  const cmd = stage.instructions.findLast((instruction) => instruction.keyword === 'CMD');
-  if (!cmd?.args.startsWith('[')) throw new Error('the runtime stage has no CMD in exec form (["node", "…"])');
-  return JSON.parse(cmd.args).filter((arg) => arg.endsWith('.js'));
 }
 
 // --- Build context ----------------------------------------------------------------------------
@@ -237,20 +214,39 @@ function entryPoints(runtimeStage) {
   ];
   const text = pages.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
   const named = [...text.matchAll(/\bdist\/[\w./-]+\.js\b/g)].map(([path]) => path);
-  return [...new Set([...cmdScripts(runtimeStage), ...named])];
+  return [...new Set([...nodeCommand(runtimeStage).scripts, ...named])];
 }
 
-/** Runs `node <script> --help` in the runtime stage with its environment and `extraEnv`; true when it exits 0 with a usage. */
+/**
+ * Runs `node <script> --help` in the runtime stage with its environment and `extraEnv`, with the
+ * node flags the CMD gives where it runs that script; true when it exits 0 with a usage.
+ */
 function helpRuns(runtimeStage, script, extraEnv = {}) {
   const cwd = join(runtimeStage.root, runtimeStage.workdir);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...runtimeStage.env, ...extraEnv };
-  const result = spawnSync(process.execPath, [script, '--help'], { cwd, env, encoding: 'utf8', timeout: HELP_TIMEOUT_MS });
+  const { nodeFlags, scripts } = nodeCommand(runtimeStage);
+  const args = [...(scripts.includes(script) ? nodeFlags : []), script, '--help'];
+  const result = spawnSync(process.execPath, args, { cwd, env, encoding: 'utf8', timeout: HELP_TIMEOUT_MS });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const ok = result.status === 0 && /usage/i.test(output);
   const detail = ok ? output.split('\n')[0] : `exit ${result.status ?? result.signal}\n${output}`;
   const given = Object.entries(extraEnv).map(([name, value]) => `${name}=${value} `);
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${given.join('')}node ${script} --help: ${detail}`);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${given.join('')}node ${args.join(' ')}: ${detail}`);
   return ok;
+}
+
+/**
+ * Whether every `node … <CMD script>` that the runtime stage's RUN lines start (the compile cache's
+ * fill) gives the CMD's node flags: V8 keys its code cache by its flags, so a cache made without
+ * them is not the one the CMD reads.
+ */
+function runsWithCmdFlags(runtimeStage) {
+  const { nodeFlags, scripts } = nodeCommand(runtimeStage);
+  const runs = runtimeStage.instructions.filter((instruction) => instruction.keyword === 'RUN');
+  const started = runs.flatMap(({ args }) => [...args.matchAll(/\bnode((?:\s+--\S+)*)\s+(\S+\.js)\b/g)]);
+  const others = started.filter(([, flags, script]) => scripts.includes(script) && flags.trim() !== nodeFlags.join(' '));
+  for (const [text] of others) console.log(`FAIL RUN starts \`${text}\` without the CMD's node flags (${nodeFlags.join(' ')})`);
+  return others.length === 0;
 }
 
 function main() {
@@ -271,8 +267,9 @@ function main() {
     console.log(`entry points, on node ${process.version}, in the runtime stage's files:`);
     // The service's CMD again with an OTEL_* variable set: it then loads the OpenTelemetry SDK, which
     // it requires only when tracing is on (disabled, so that nothing starts).
-    const tracing = cmdScripts(runtime).map((script) => () => helpRuns(runtime, script, { OTEL_SDK_DISABLED: 'true' }));
+    const tracing = nodeCommand(runtime).scripts.map((script) => () => helpRuns(runtime, script, { OTEL_SDK_DISABLED: 'true' }));
     failed = ![...entryPoints(runtime).map((script) => () => helpRuns(runtime, script)), ...tracing].map((run) => run()).every(Boolean);
+    if (!runsWithCmdFlags(runtime)) failed = true;
   } catch (error) {
     console.error(`FAIL ${error.message}`);
     failed = true;
