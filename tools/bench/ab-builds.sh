@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Two builds side by side: OLD_DIR and NEW_DIR (checkouts with `npm run build` done), and any in
-# MORE_DIRS, all on this checkout's Node, on one PostgreSQL database of 10k pets made for the run and
-# dropped after. Each case at CONNECTIONS (64; wrk -t2) after a warm-up, 4 rounds: in ABBA order, or
-# with TOGETHER=1 every build loaded at once by a wrk of its own (-t1), so that all meet the same
-# moment of shared cores. Prints req/s, the service's CPU per request (from /proc) and p99 per run.
+# MORE_DIRS, all on this checkout's Node, each with its own image's node flags (its Dockerfile's
+# CMD), on one PostgreSQL database of 10k pets made for the run and dropped after. Each case at
+# CONNECTIONS (64; wrk -t2) after a warm-up, 4 rounds: in ABBA order, or with TOGETHER=1 every build
+# loaded at once by a wrk of its own (-t1), so that all meet the same moment of shared cores. Prints
+# req/s, the service's CPU per request (from /proc) and p99 per run.
 # See tools/bench/README.md.
 #   OLD_DIR=/tmp/old NEW_DIR=. CASES="list20 get create" bash tools/bench/ab-builds.sh
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 NODE=$ROOT/node_modules/.bin/node
-# Every build runs with the node flags of this checkout's image (Dockerfile, CMD).
-NODE_FLAGS=$("$NODE" --input-type=module -e "import { imageNodeFlags } from '$ROOT/tools/image/dockerfile.mjs'; console.log(imageNodeFlags().join(' '))")
+# Each build runs with the node flags its own image gives (its Dockerfile's CMD).
+image_flags() { # build
+  "$NODE" --input-type=module -e "import { imageNodeFlags } from '$ROOT/tools/image/dockerfile.mjs'; console.log(imageNodeFlags('$1/Dockerfile').join(' '))"
+}
 REQUESTS=$(cd "$(dirname "$0")" && pwd)/wrk/requests.lua
 KEY=bench-key-0123456789
 DB=petstore_ab_$$
@@ -34,8 +37,10 @@ cleanup() {
 psql -d postgres -qc "CREATE DATABASE $DB"
 trap cleanup EXIT
 start() { # build port
+  local flags
+  flags=$(image_flags "$1")
   (cd "$1" && DATABASE_URL=$URL API_KEYS=$KEY RATE_LIMIT_PER_MINUTE=1000000000 LOG_LEVEL=warn NODE_ENV=production \
-    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$SCRATCH/$2" "$NODE" $NODE_FLAGS dist/apps/api/src/main.js > /dev/null 2>&1 &)
+    METRICS_TOKEN=bench-metrics-token-0123 HOST=127.0.0.1 PORT=$2 DATA_DIR="$SCRATCH/$2" "$NODE" $flags dist/apps/api/src/main.js > /dev/null 2>&1 &)
   until curl -fs "http://127.0.0.1:$2/healthz" > /dev/null; do sleep 0.2; done
 }
 for index in "${!DIRS[@]}"; do start "${DIRS[index]}" "${PORTS[index]}"; done

@@ -31,7 +31,7 @@ export function nodeCommand(stage) {
   return { nodeFlags: args.slice(0, firstScript), scripts: args.filter((arg) => arg.endsWith('.js')) };
 }
 
-/** The node flags the image runs the service with (its last stage's CMD). */
-export function imageNodeFlags() {
-  return nodeCommand(parseDockerfile(readFileSync(DOCKERFILE, 'utf8')).at(-1)).nodeFlags;
+/** The node flags an image runs the service with (the last stage's CMD): this checkout's, or another Dockerfile's. */
+export function imageNodeFlags(dockerfile = DOCKERFILE) {
+  return nodeCommand(parseDockerfile(readFileSync(dockerfile, 'utf8')).at(-1)).nodeFlags;
 }
