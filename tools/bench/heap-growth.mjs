@@ -1,5 +1,5 @@
-// What the image's heap growing factor (Dockerfile, CMD) buys and costs: the built service with it
-// (`node --heap-growing-percent=50`), and with V8's own policy, alternately, on a
+// What the image's heap growing factor (Dockerfile, CMD) buys and costs: the built service with the
+// image's node flags, and with the same flags but V8's own growing policy, alternately, on a
 // throw-away PostgreSQL database with 10k pets, median of BENCH_REPS runs of BENCH_DURATION s per
 // case at 64 connections (BENCH_CONNECTIONS), each run also giving the process's peak RSS, its CPU
 // time per request and its full collections per 10,000 requests (from --trace-gc: steadier than
@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { imageNodeFlags } from '../image/dockerfile.mjs';
 import { alternate, runFocusedBench, startService } from './lib/compare.mjs';
 import { growTo } from './lib/database.mjs';
 import { cpuMicros, sampleRss } from './lib/processes.mjs';
@@ -18,6 +19,10 @@ const REPS = Number(process.env.BENCH_REPS ?? 5);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ROWS = 10_000;
+const GROWING_FACTOR = /^--heap-growing-percent=/;
+const IMAGE_FLAGS = imageNodeFlags();
+const V8_POLICY_FLAGS = IMAGE_FLAGS.filter((flag) => !GROWING_FACTOR.test(flag));
+if (V8_POLICY_FLAGS.length === IMAGE_FLAGS.length) throw new Error("the image's CMD sets no --heap-growing-percent: nothing to compare");
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const CASES = [
   { name: 'list20', request: { kind: 'path', path: '/v1/pets?limit=20' } },
@@ -56,8 +61,8 @@ function line({ name, rps, p99Ms, runs }) {
 
 runFocusedBench(ROOT, 'heap', async (tool, databaseUrl) => {
   const variants = [
-    await tracedVariant("V8's policy", databaseUrl, []),
-    await tracedVariant("the image's (--heap-growing-percent=50)", databaseUrl, ['--heap-growing-percent=50']),
+    await tracedVariant("V8's policy", databaseUrl, V8_POLICY_FLAGS),
+    await tracedVariant(`the image's (${IMAGE_FLAGS.join(' ')})`, databaseUrl, IMAGE_FLAGS),
   ];
   await growTo(databaseUrl, 0, ROWS);
   console.log(`${tool}, ${CONNECTIONS} connections, ${REPS} x ${SECONDS} s per case and variant, alternating; node ${process.version}`);

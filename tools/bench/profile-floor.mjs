@@ -2,8 +2,10 @@
 // service and the floor (baseline/nest-floor-server.mjs), each under V8's sampling profiler, on a
 // throw-away PostgreSQL database with 10k pets; the samples taken while the load ran are summed by
 // package (or by our own lib) and divided by the requests served, and the rows that differ most are
-// printed. The service runs unbundled (npm start's build), so that each sample names where it ran. BENCH_CASES picks cases (list20,list100,get,create), BENCH_DURATION the seconds of load,
-// PROFILE_BY=function groups by function instead. See tools/bench/README.md.
+// printed. The service runs unbundled (npm start's build), so that each sample names where it ran.
+// BENCH_CASES picks cases (list20,list100,get,create), BENCH_DURATION the seconds of load,
+// BENCH_CONNECTIONS the connections (8), PROFILE_BY=function groups by function instead.
+// See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { serviceFacts } from './lib/service-facts.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const SECONDS = Number(process.env.BENCH_DURATION ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROWS = process.env.PROFILE_ROWS ?? 40;
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const CASES = [
@@ -34,7 +37,8 @@ async function profile(tool, kase, { script, env }) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-profile-'));
   try {
     const server = await startService(ROOT, { script, apiKey: API_KEY, env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
-    const load = (seconds) => runLoad(tool, { baseUrl: server.url, apiKey: API_KEY, request: kase.request, connections: 8, seconds });
+    const load = (seconds) =>
+      runLoad(tool, { baseUrl: server.url, apiKey: API_KEY, request: kase.request, connections: CONNECTIONS, seconds });
     await load(2);
     const from = nowMicros();
     const { rps } = await load(SECONDS);
@@ -75,7 +79,7 @@ function groupOf({ functionName, url }) {
 function report(kase, service, floor) {
   const total = (byGroup) => [...byGroup.values()].reduce((sum, value) => sum + value, 0);
   console.log(
-    `\n${kase.name} at 8 connections: service ${total(service.byGroup).toFixed(1)} µs/request (${Math.round(service.rps)} req/s), ` +
+    `\n${kase.name} at ${CONNECTIONS} connections: service ${total(service.byGroup).toFixed(1)} µs/request (${Math.round(service.rps)} req/s), ` +
       `floor ${total(floor.byGroup).toFixed(1)} (${Math.round(floor.rps)} req/s)`,
   );
   console.log('  service − floor   service    floor   where');
