@@ -8,8 +8,7 @@ import { databaseEnv, type RunningServer, startServer, TEST_API_KEY } from './su
 // The typed client as a team outside the repository gets it (docs/contract.md, "The typed
 // client"): `npm run client:pack`'s tarball installed into an empty project in a temporary folder,
 // a program type-checked against it by that project's own tsc (strict) and run by plain node
-// against a started service; and the README's example, in a project made as the README says. npm takes the client's dependencies and
-// TypeScript from its cache when it has them (--prefer-offline), else from the registry.
+// against a started service; and the README's example, in a project made as the README says.
 
 const ROOT = resolve(__dirname, '../../..');
 const PACK = join(ROOT, 'tools/build/pack-client.mjs');
@@ -34,6 +33,13 @@ const CONSUMER_TSCONFIG = {
   },
   include: ['*.mts', '*.cts'],
 };
+
+/**
+ * The client's dependencies and TypeScript from npm's cache when it has them, else from the
+ * registry; a registry that cannot be reached fails the install with npm's own error well within
+ * the hook's time, instead of npm's retries outlasting it.
+ */
+const NPM_INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--fetch-retries=1', '--fetch-timeout=30000'] as const;
 
 /** Runs a command to completion and returns its stdout; rejects with its output when it fails. */
 async function run(
@@ -65,9 +71,7 @@ async function installedConsumer(tarball: string, project: string): Promise<stri
   cpSync(PROGRAMS, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, `typescript@${TYPESCRIPT_VERSION}`], {
-    cwd: project,
-  });
+  await run('npm', [...NPM_INSTALL, tarball, `typescript@${TYPESCRIPT_VERSION}`], { cwd: project });
   await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { cwd: project });
   return project;
 }
@@ -81,22 +85,8 @@ async function readmeProject(tarball: string, project: string): Promise<string> 
   mkdirSync(project);
   await run('npm', ['init', '-y'], { cwd: project });
   const typesNode = (JSON.parse(readFileSync(require.resolve('@types/node/package.json'), 'utf8')) as { version: string }).version;
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project });
-  await run(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--save-dev',
-      `typescript@${TYPESCRIPT_VERSION}`,
-      `@types/node@${typesNode}`,
-    ],
-    {
-      cwd: project,
-    },
-  );
+  await run('npm', [...NPM_INSTALL, tarball], { cwd: project });
+  await run('npm', [...NPM_INSTALL, '--save-dev', `typescript@${TYPESCRIPT_VERSION}`, `@types/node@${typesNode}`], { cwd: project });
   await run(process.execPath, ['node_modules/typescript/bin/tsc', '--init'], { cwd: project });
   writeFileSync(join(project, 'example.mts'), readmeExample());
   await run(process.execPath, ['node_modules/typescript/bin/tsc'], { cwd: project });
