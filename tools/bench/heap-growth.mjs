@@ -61,7 +61,7 @@ function line({ name, rps, p99Ms, runs }) {
 
 runFocusedBench(ROOT, 'heap', async (tool, databaseUrl) => {
   const variants = [
-    await tracedVariant("V8's policy", databaseUrl, V8_POLICY_FLAGS),
+    await tracedVariant("V8's growing policy", databaseUrl, V8_POLICY_FLAGS),
     await tracedVariant(`the image's (${IMAGE_FLAGS.join(' ')})`, databaseUrl, IMAGE_FLAGS),
   ];
   await growTo(databaseUrl, 0, ROWS);
