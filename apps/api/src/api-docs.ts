@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { configDefault } from '@petstore/config';
-import { compileInputRules, DOCS_PAGE_HEADERS } from '@petstore/http';
+import { DOCS_PAGE_HEADERS } from '@petstore/http';
 import { documentErrorCodes } from '@petstore/http-errors';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { API_PREFIX } from './app.module';
@@ -36,7 +36,6 @@ export function createApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('bearer')
     .addTag('pets', 'Animals held in the store')
     .build();
-  compileInputRules(app);
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
   documentErrorCodes(app, document);
   // The service refuses unknown body properties and never sends any: every object it names is closed.

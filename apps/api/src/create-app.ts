@@ -15,7 +15,6 @@ import {
   corsOptions,
   httpProtocol,
   NODE_SERVER_OPTIONS,
-  registerRouteSchemas,
   requestIdFor,
   RouteMethods,
   trustProxyOption,
@@ -74,7 +73,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'readyz', 'metrics'] });
   const document = createApiDocument(app);
   metrics.errorAnswers.showCodes(errorCodesOf(app));
-  registerRouteSchemas(fastify, document);
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));

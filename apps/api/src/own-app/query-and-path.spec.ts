@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
+import { Body, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt64 } from '@petstore/http';
+import { ApiController, IsInt64 } from '@petstore/http';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AUTH, type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
@@ -38,7 +38,7 @@ class ProbeBody {
   note!: string;
 }
 
-@Controller('probes')
+@ApiController('probes')
 class ProbeController {
   @Post(':probeId')
   @HttpCode(200)

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { stringify } from 'lossless-json';
 
 /** Writes an answer with lossless-json, which writes a bigint as its exact digits where JSON.stringify throws. */
@@ -12,7 +12,12 @@ function serializeExactly(_request: FastifyRequest, reply: FastifyReply, payload
 }
 
 /** A route without a response schema answers by lossless-json (int64 exact, never a 500); others keep their compiled serializer. */
-export function answerExactlyWithoutSchema(route: RouteOptions): void {
+function answerExactlyWithoutSchema(route: RouteOptions): void {
   if (route.schema?.response) return;
   route.preSerialization = [...[route.preSerialization ?? []].flat(), serializeExactly];
+}
+
+/** Gives every route registered after it an exact answer, whoever registered it (a handler's ApiController, SwaggerModule, a test). */
+export function registerExactAnswers(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', answerExactlyWithoutSchema);
 }

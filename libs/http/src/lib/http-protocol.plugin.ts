@@ -1,6 +1,7 @@
 import type { ErrorAnswerCounter } from '@petstore/http-errors';
 import fastifyPlugin from 'fastify-plugin';
 import { registerConditionalGets } from './conditional-get';
+import { registerExactAnswers } from './exact-json-serializer';
 import { registerResponseHeaders } from './http-setup';
 import { registerJsonBodyParser } from './json-body.parser';
 import { registerProtocolGuards } from './protocol-errors';
@@ -18,6 +19,7 @@ export const httpProtocol = fastifyPlugin<HttpProtocolOptions>(
     registerJsonBodyParser(fastify);
     registerResponseHeaders(fastify);
     registerConditionalGets(fastify);
+    registerExactAnswers(fastify);
     done();
   },
   { name: 'petstore-http-protocol', fastify: '5.x', dependencies: ['petstore-observability'] },

@@ -1,5 +1,4 @@
-import type { INestApplicationContext, Type } from '@nestjs/common';
-import { MetadataScanner, ModulesContainer } from '@nestjs/core';
+import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   getMetadataStorage,
@@ -7,6 +6,7 @@ import {
   IS_IN,
   IS_INT,
   IS_LENGTH,
+  IS_OPTIONAL,
   IS_STRING,
   MATCHES,
   MAX,
@@ -15,7 +15,6 @@ import {
   MIN_LENGTH,
   ValidateBy,
   type ValidationOptions,
-  ValidationTypes,
 } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 
@@ -61,29 +60,14 @@ const CONVERTERS: Converters = {
 
 const PATTERN_MEANS = 'x-pattern-means';
 /** The rules route-schemas.ts checks and words; any other stops the start. */
-const COMPILED = new Set<string>([
-  ...Object.keys(CONVERTERS),
-  IS_LENGTH,
-  MIN_LENGTH,
-  MAX_LENGTH,
-  IS_IN,
-  IS_ENUM,
-  IS_STRING,
-  ValidationTypes.CONDITIONAL_VALIDATION, // @IsOptional
-]);
+const COMPILED = new Set<string>([...Object.keys(CONVERTERS), IS_LENGTH, MIN_LENGTH, MAX_LENGTH, IS_IN, IS_ENUM, IS_STRING, IS_OPTIONAL]);
 const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', PATTERN_MEANS] as const;
 
-/** Compiles the rules of every DTO a handler takes into the document, before it is made (docs/decisions/0007). Idempotent. */
-export function compileInputRules(app: INestApplicationContext): void {
-  for (const dto of inputDtos(app)) compileRulesOf(dto);
-}
-
-/** Documents the rules of a class no handler takes (Pet, an answer's schema input DTOs derive from). */
-export function DocumentRules(): ClassDecorator {
-  return (target) => compileRulesOf(target as unknown as Type);
-}
-
-function compileRulesOf(dto: Type): void {
+/**
+ * Documents a DTO's class-validator rules as its `ApiProperty` options, which the document and its routes' schemas read
+ * (route-schemas.ts, for the DTOs a handler takes or answers). Idempotent.
+ */
+export function documentRulesOf(dto: Type): void {
   assertEveryRuleCompiled(dto);
   const schema = targetConstructorToSchema(dto, { additionalConverters: CONVERTERS });
   const required = new Set(schema.required ?? []);
@@ -95,21 +79,6 @@ function compileRulesOf(dto: Type): void {
   }
 }
 
-function inputDtos(app: INestApplicationContext): Set<Type> {
-  const scanner = new MetadataScanner();
-  const dtos = new Set<Type>();
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const { metatype } of module.controllers.values()) {
-      const prototype = (metatype as Type | null)?.prototype as object | undefined;
-      for (const method of prototype ? scanner.getAllMethodNames(prototype) : []) {
-        const types = (Reflect.getMetadata('design:paramtypes', prototype as object, method) ?? []) as unknown[];
-        for (const type of types) if (typeof type === 'function' && rulesOf(type as Type).length > 0) dtos.add(type as Type);
-      }
-    }
-  }
-  return dtos;
-}
-
 function rulesOf(dto: Type) {
   return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
 }
@@ -118,7 +87,9 @@ function rulesOf(dto: Type) {
 function assertEveryRuleCompiled(dto: Type): void {
   const storage = getMetadataStorage();
   for (const rule of rulesOf(dto)) {
-    const name = rule.constraintCls ? (storage.getTargetValidatorConstraints(rule.constraintCls)[0]?.name ?? rule.type) : rule.type;
+    const name = rule.constraintCls
+      ? (storage.getTargetValidatorConstraints(rule.constraintCls)[0]?.name ?? rule.type)
+      : (rule.name ?? rule.type);
     if (!COMPILED.has(name) || rule.each) {
       throw new Error(
         `${dto.name}.${rule.propertyName}: class-validator's ${name}${rule.each ? ' (each)' : ''} is no rule the service documents and checks yet; ` +

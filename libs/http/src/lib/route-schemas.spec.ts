@@ -1,95 +1,125 @@
-import type { OpenAPIObject } from '@nestjs/swagger';
+import { Body, Get, Headers, Param, Post, Query, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { toErrorResponse } from '@petstore/http-errors';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AJV_OPTIONS } from './ajv-options';
+import { IsInt64 } from './input-rules';
 import { registerJsonBodyParser } from './json-body.parser';
-import { registerRouteSchemas } from './route-schemas';
+import { ApiController, routeSchemaOf } from './route-schemas';
 
-// How a route finds its operation, and how each kind of input the document describes is checked
-// and refused. The service's own operations: apps/api (own-app/query-and-path.spec.ts, shared-app/create-pet.spec.ts).
+// How a handler's declarations become its route's schema, and how each kind of input is checked and
+// refused. The service's own operations: apps/api (own-app/query-and-path.spec.ts, route-schemas.spec.ts).
 
-const THING = {
-  type: 'object',
-  properties: {
-    label: { type: 'string', minLength: 1, maxLength: 3, pattern: '^[a-z]*$', 'x-pattern-means': 'must be lower-case letters' },
-    size: { type: 'integer', format: 'int32', maximum: 9 },
-    weight: { type: 'integer', format: 'int64' },
-    kind: { type: 'string', enum: ['small', 'large'] },
-  },
-  required: ['label', 'weight'],
-};
+class ThingPath {
+  @IsInt()
+  @Min(1)
+  thingId!: number;
+}
 
-const DOCUMENT: OpenAPIObject = {
-  openapi: '3.0.0',
-  info: { title: 'Things', version: '1' },
-  servers: [{ url: 'https://things.example.com/v1' }],
-  paths: {
-    '/things/{thingId}': {
-      get: {
-        operationId: 'getThing',
-        parameters: [
-          { name: 'thingId', in: 'path', required: true, schema: { type: 'integer', format: 'int32', minimum: 1 } },
-          { name: 'code', in: 'query', schema: { type: 'string', maxLength: 2 } },
-        ],
-        responses: {
-          '200': {
-            description: 'The thing',
-            content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } },
-          },
-        },
-      },
-    },
-    '/things': {
-      post: {
-        operationId: 'createThing',
-        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
-        responses: { '200': { description: 'The thing as checked' } },
-      },
-    },
-  },
-  components: { schemas: { Thing: THING } },
-};
+class ThingQuery {
+  @IsOptional()
+  @IsString()
+  @MaxLength(2)
+  code?: string;
+}
 
-describe('registerRouteSchemas', () => {
+class NewThing {
+  @IsString()
+  @Length(1, 3)
+  @Matches(/^[a-z]*$/, { message: 'must be lower-case letters' })
+  label!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Max(9)
+  size?: number;
+
+  @IsInt64()
+  weight!: bigint;
+
+  @IsOptional()
+  @IsIn(['small', 'large'])
+  kind?: string;
+}
+
+class Thing {
+  @ApiProperty({ type: 'integer', format: 'int64' })
+  id!: bigint;
+}
+
+@ApiController('things')
+class ThingsController {
+  @Get(':thingId')
+  @ApiResponse({ status: 200, type: Thing })
+  get(@Param() { thingId }: ThingPath, @Query() _query: ThingQuery) {
+    return { id: thingId, secret: 'never sent' };
+  }
+
+  @Get()
+  @ApiExtraModels(Thing)
+  @ApiResponse({ status: 200, schema: { type: 'array', items: { $ref: getSchemaPath(Thing) } } })
+  list() {
+    return [{ id: 9223372036854775807n, secret: 'never sent' }];
+  }
+
+  @Post()
+  create(@Body() body: NewThing) {
+    return { weightPlusOne: String(body.weight + 1n) };
+  }
+}
+
+/** Each route of the controller on a bare Fastify, under `prefix`, with the schema its handler declares. */
+async function fastifyServing(prefix: string): Promise<FastifyInstance> {
+  const fastify = Fastify({ ajv: AJV_OPTIONS });
+  registerJsonBodyParser(fastify);
+  fastify.setErrorHandler((error, _request, reply) => {
+    const { status, body } = toErrorResponse(error);
+    return reply.status(status).send(body);
+  });
+  const things = new ThingsController();
+  fastify.get(`${prefix}/things/:thingId`, { schema: routeSchemaOf(ThingsController, 'get') }, (request) =>
+    things.get(request.params as ThingPath, request.query as ThingQuery),
+  );
+  fastify.get(`${prefix}/things`, { schema: routeSchemaOf(ThingsController, 'list') }, () => things.list());
+  fastify.post(`${prefix}/things`, { schema: routeSchemaOf(ThingsController, 'create') }, (request) =>
+    things.create(request.body as NewThing),
+  );
+  await fastify.ready();
+  return fastify;
+}
+
+const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });
+
+describe.each(['/v1', '/elsewhere'])("a handler's route schema, the route served under %s", (prefix) => {
   let fastify: FastifyInstance;
   beforeAll(async () => {
-    fastify = Fastify({ ajv: AJV_OPTIONS });
-    registerJsonBodyParser(fastify);
-    registerRouteSchemas(fastify, DOCUMENT);
-    fastify.setErrorHandler((error, _request, reply) => {
-      const { status, body } = toErrorResponse(error);
-      return reply.status(status).send(body);
-    });
-    fastify.get('/v1/things/:thingId', (request) => ({ id: (request.params as { thingId: number }).thingId, secret: 'never sent' }));
-    fastify.post('/v1/things', (request) => ({ weightPlusOne: String((request.body as { weight: bigint }).weight + 1n) }));
-    fastify.post('/v1/things/:thingId', (request) => ({
-      id: (request.params as { thingId: string }).thingId,
-      weight: 9223372036854775807n,
-    }));
-    await fastify.ready();
+    fastify = await fastifyServing(prefix);
   });
   afterAll(() => fastify.close());
 
   const post = (payload: string) =>
-    fastify.inject({ method: 'POST', url: '/v1/things', headers: { 'content-type': 'application/json' }, payload });
-  const refusal = (message: string) => ({ code: 'VALIDATION_FAILED', message, status: 400 });
+    fastify.inject({ method: 'POST', url: `${prefix}/things`, headers: { 'content-type': 'application/json' }, payload });
 
-  it("gives the route at the operation's method and path its schemas: the path checked, the answer serialized", async () => {
-    expect((await fastify.inject('/v1/things/7')).json()).toEqual({ id: 7 });
-    expect((await fastify.inject('/v1/things/0')).json()).toEqual(refusal('thingId must be an integer from 1 to 2147483647'));
+  it("checks the path by its @Param() DTO and serializes the answer its ApiResponse names, whatever the route's URL", async () => {
+    expect((await fastify.inject(`${prefix}/things/7`)).json()).toEqual({ id: 7 });
+    expect((await fastify.inject(`${prefix}/things/0`)).json()).toEqual(refusal('thingId must be an integer from 1 to 2147483647'));
+  });
+
+  it('serializes the items of an array answer by the class its schema names, int64 exact', async () => {
+    expect((await fastify.inject(`${prefix}/things`)).body).toBe('[{"id":9223372036854775807}]');
   });
 
   it("checks the input of a GET's HEAD route as the GET's", async () => {
-    expect((await fastify.inject({ method: 'HEAD', url: '/v1/things/0' })).statusCode).toBe(400);
-    expect((await fastify.inject({ method: 'HEAD', url: '/v1/things/7' })).statusCode).toBe(200);
+    expect((await fastify.inject({ method: 'HEAD', url: `${prefix}/things/0` })).statusCode).toBe(400);
+    expect((await fastify.inject({ method: 'HEAD', url: `${prefix}/things/7` })).statusCode).toBe(200);
   });
 
-  it('leaves the input of a route the document does not describe as it is, and writes its answer by lossless-json, int64 exact', async () => {
-    expect((await fastify.inject({ method: 'POST', url: '/v1/things/0' })).body).toBe('{"id":"0","weight":9223372036854775807}');
-  });
-
-  it('checks a string parameter by the rules its schema gives, and a path and a query problem together', async () => {
-    expect((await fastify.inject('/v1/things/7?code=abc')).json()).toEqual(refusal('code must be at most 2 characters long'));
+  it('checks the query by its @Query() DTO, and refuses a query a handler takes none of', async () => {
+    expect((await fastify.inject(`${prefix}/things/7?code=abc`)).json()).toEqual(refusal('code must be at most 2 characters long'));
+    expect((await fastify.inject(`${prefix}/things?code=a`)).json()).toEqual(
+      refusal('Unknown query parameter code: this operation takes no query parameters'),
+    );
   });
 
   it('hands over a body as checked, its int64 exact', async () => {
@@ -133,26 +163,99 @@ describe('registerRouteSchemas', () => {
   });
 });
 
-describe('registerRouteSchemas at start', () => {
-  const operation = (method: 'post' | 'get', requestBody?: object) =>
-    ({ ...DOCUMENT, paths: { '/things': { [method]: { operationId: 'makeThing', requestBody, responses: {} } } } }) as OpenAPIObject;
-  const register = (document: OpenAPIObject) => () => registerRouteSchemas(Fastify({ ajv: AJV_OPTIONS }), document);
+describe('ApiController at start: a declaration the route would not check stops it, naming the fix', () => {
+  const declare = (controller: () => Type) => () => controller();
 
-  it('stops on a POST without a body in the document (a @Body() typed with an interface), naming the fix', () => {
-    expect(register(operation('post'))).toThrow(
-      'makeThing (POST /v1/things) declares no request body: type its @Body() with a DTO class whose properties carry @ApiProperty',
-    );
+  it('stops on a @Body() typed with an interface', () => {
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Post()
+          create(@Body() _body: { label: string }) {}
+        }
+        return Things;
+      }),
+    ).toThrow('Things.create: its @Body is not checked: take the whole @Body as one DTO class');
   });
 
-  it('stops on a body whose DTO documents no property', () => {
-    const empty = { content: { 'application/json': { schema: { type: 'object' } } } };
-    expect(register(operation('post', empty))).toThrow(
-      "makeThing (POST /v1/things): its request body is no object with properties; give its DTO's properties @ApiProperty",
-    );
+  it('stops on a single query parameter taken by name', () => {
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Get()
+          list(@Query('code') _code: ThingQuery) {}
+        }
+        return Things;
+      }),
+    ).toThrow('Things.list: its @Query is not checked: take the whole @Query as one DTO class');
   });
 
-  it('stops on an input of a kind it cannot check yet, naming where to teach it', () => {
-    const numbers = { content: { 'application/json': { schema: { type: 'object', properties: { ratio: { type: 'number' } } } } } };
-    expect(register(operation('post', numbers))).toThrow('ratio: number is no input route-schemas.ts checks yet');
+  it('stops on a header read with @Headers()', () => {
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Get()
+          list(@Headers('if-match') _ifMatch: string) {}
+        }
+        return Things;
+      }),
+    ).toThrow('Things.list: a header read with @Headers() is neither checked nor documented');
+  });
+
+  it('stops on an @ApiProperty option that documents what the route would not check (nullable, say)', () => {
+    class Nullable {
+      @IsOptional()
+      @IsString()
+      @ApiPropertyOptional({ nullable: true })
+      label?: string | null;
+    }
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Post()
+          create(@Body() _body: Nullable) {}
+        }
+        return Things;
+      }),
+    ).toThrow("Nullable.label: @ApiProperty's nullable would be documented but not checked; remove it, or teach route-schemas.ts");
+  });
+
+  it('stops on a class-validator rule it does not compile (@ValidateIf)', () => {
+    class Conditional {
+      @ValidateIf((thing: Conditional) => thing.label !== 'x')
+      @IsString()
+      label!: string;
+    }
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Post()
+          create(@Body() _body: Conditional) {}
+        }
+        return Things;
+      }),
+    ).toThrow("Conditional.label: class-validator's conditionalValidation is no rule the service documents and checks yet");
+  });
+
+  it('stops on an input of a kind it cannot check yet (a number), naming where to teach it', () => {
+    class Ratio {
+      @ApiProperty()
+      ratio!: number;
+    }
+    expect(
+      declare(() => {
+        @ApiController('things')
+        class Things {
+          @Post()
+          create(@Body() _body: Ratio) {}
+        }
+        return Things;
+      }),
+    ).toThrow('ratio: number is no input route-schemas.ts checks yet');
   });
 });

@@ -1,107 +1,163 @@
-import type { OpenAPIObject, ParameterObject, ReferenceObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
-import { answerExactlyWithoutSchema } from './exact-json-serializer';
+import { Controller, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PARAMTYPES_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { RouteSchema } from '@nestjs/platform-fastify';
+import { DECORATORS, type SchemaObject } from '@nestjs/swagger';
 import type { ExactInteger } from './input-keywords';
+import { documentRulesOf } from './input-rules';
 
-type Schema = SchemaObject | ReferenceObject;
-type Components = NonNullable<OpenAPIObject['components']>;
-type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 /** The Fastify schema of one route. */
 export interface RouteSchemas {
   readonly params?: object;
-  readonly querystring?: object;
+  readonly querystring: object;
   readonly body?: object;
   readonly response?: Readonly<Record<number, object>>;
 }
 
+/** A DTO property as @nestjs/swagger documents it: `ApiProperty`'s options, the compiled rules among them. */
+type DocumentedProperty = Omit<SchemaObject, 'type' | 'required'> & {
+  readonly type?: unknown;
+  readonly required?: boolean;
+  readonly isArray?: boolean;
+};
+
 /** What a string's pattern means, in words a refusal can say: a regular expression is no message. */
 const PATTERN_MEANS = 'x-pattern-means';
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
+/** The documented options that only describe: any other changes what is accepted, and must be checked or refused. */
+const DESCRIBING = new Set(['description', 'example', 'examples', 'enumName', 'title', 'deprecated']);
+/** The options `inputSchema` checks. */
+const CHECKED = new Set(['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', PATTERN_MEANS]);
+const TYPE_OF_CONSTRUCTOR = new Map<unknown, string>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+]);
 
 /**
- * Gives each route its operation's schemas (docs/decisions/0007), all made at once so that an uncheckable one stops the start;
- * a route left without an answer schema answers by lossless-json, decided in the same hook so that no hook order can split them.
+ * A controller whose every route takes its Fastify schema from what its handler declares (docs/decisions/0007): the DTOs of
+ * `@Param()`, `@Query()` and `@Body()`, and the 2xx answer its `ApiResponse` documents. The document reads the same declarations.
  */
-export function registerRouteSchemas(fastify: FastifyInstance, document: OpenAPIObject): void {
-  const schemas = schemasByRoute(document);
-  fastify.addHook('onRoute', (route) => {
-    // Fastify's HEAD route for a GET is the GET's, as HTTP says: it checks the same input.
-    const found = [route.method]
-      .flat()
-      .flatMap((method) => (method === 'HEAD' ? ['HEAD', 'GET'] : [method]))
-      .map((method) => schemas.get(`${method} ${route.url}`))
-      .find((schema) => schema !== undefined);
-    if (found) route.schema = { ...found, ...route.schema };
-    answerExactlyWithoutSchema(route);
-  });
-}
-
-/** The schemas of each operation of the document by its Fastify route, `GET /v1/pets/:petId`. */
-function schemasByRoute(document: OpenAPIObject): Map<string, RouteSchemas> {
-  const basePath = new URL(document.servers?.[0]?.url ?? '/', 'http://base').pathname.replace(/\/$/, '');
-  const schemas = new Map<string, RouteSchemas>();
-  for (const [path, item] of Object.entries(document.paths)) {
-    const url = `${basePath}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
-    for (const method of METHODS) {
-      const operation = item[method];
-      const route = `${method.toUpperCase()} ${url}`;
-      if (operation)
-        schemas.set(route, routeSchemasOf(operation, document.components ?? {}, method, `${operation.operationId} (${route})`));
+export function ApiController(path: string): ClassDecorator {
+  return (controller) => {
+    Controller(path)(controller);
+    const prototype = controller.prototype as Record<string, unknown>;
+    for (const method of Object.getOwnPropertyNames(prototype)) {
+      const handler = prototype[method];
+      if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(prototype, method) as PropertyDescriptor;
+      RouteSchema(routeSchemaOf(controller as unknown as Type, method))(prototype, method, descriptor);
     }
-  }
-  return schemas;
+  };
 }
 
-function routeSchemasOf(operation: Operation, components: Components, method: string, name: string): RouteSchemas {
-  const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter, components) as ParameterObject);
-  const inPath = parameters.filter((parameter) => parameter.in === 'path');
-  const params = inPath.length > 0 ? parametersSchema(inPath, components) : undefined;
-  const querystring = parametersSchema(
-    parameters.filter((parameter) => parameter.in === 'query'),
-    components,
-  );
-  const body = bodySchema(operation, components, ['post', 'put', 'patch'].includes(method), name);
-  const response: Record<number, object> = {};
-  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-    const schema = answer && 'content' in answer ? answer.content?.['application/json']?.schema : undefined;
-    if (/^2\d\d$/.test(status) && schema) response[Number(status)] = serializationSchema(schema, components);
-  }
+/** The schema of a handler's route, from its declarations; a declaration the service cannot check stops the start, naming the fix. */
+export function routeSchemaOf(controller: Type, method: string): RouteSchemas {
+  const name = `${controller.name}.${method}`;
+  const inputs = inputsOf(controller, method, name);
+  const params = inputs.get(RouteParamtypes.PARAM);
+  const body = inputs.get(RouteParamtypes.BODY);
+  const response = answerSchemasOf((controller.prototype as Record<string, object>)[method], name);
   return {
-    ...(params && { params }),
-    querystring,
-    ...(body && { body }),
+    ...(params && { params: parametersSchema(params) }),
+    querystring: parametersSchema(inputs.get(RouteParamtypes.QUERY)),
+    ...(body && { body: bodySchema(body) }),
     ...(Object.keys(response).length > 0 && { response }),
   };
 }
 
-// A POST, PUT or PATCH must document its body: swagger leaves out a @Body() typed with an interface, which would go unchecked.
-function bodySchema(operation: Operation, components: Components, takesBody: boolean, name: string): object | undefined {
-  const requestBody = operation.requestBody && (resolve(operation.requestBody, components) as RequestBodyObject);
-  const schema = requestBody?.content['application/json']?.schema;
-  if (schema === undefined) {
-    if (requestBody || !takesBody) return undefined;
-    throw new Error(`${name} declares no request body: type its @Body() with a DTO class whose properties carry @ApiProperty`);
+/** The DTO each checked input kind is taken as; an input the route would not check stops the start. */
+function inputsOf(controller: Type, method: string, name: string): Map<RouteParamtypes, Type> {
+  const types = (Reflect.getMetadata(PARAMTYPES_METADATA, controller.prototype as object, method) ?? []) as unknown[];
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { index: number; data?: unknown }>;
+  const inputs = new Map<RouteParamtypes, Type>();
+  for (const [key, { index, data }] of Object.entries(args)) {
+    const kind = Number(key.split(':')[0]) as RouteParamtypes;
+    if (kind === RouteParamtypes.HEADERS) {
+      throw new Error(
+        `${name}: a header read with @Headers() is neither checked nor documented as the service reads it; ` +
+          'declare it with a parameter decorator of its own (as @IdempotencyKey()) that documents and checks it',
+      );
+    }
+    const what = INPUT_DECORATORS.get(kind);
+    if (what === undefined) continue;
+    const dto = types[index] as Type;
+    if (data === undefined && typeof dto === 'function') documentRulesOf(dto);
+    if (data !== undefined || typeof dto !== 'function' || documentedKeysOf(dto).length === 0) {
+      throw new Error(
+        `${name}: its ${what} is not checked: take the whole ${what} as one DTO class (${what}() dto: SomeDto), ` +
+          'whose properties carry class-validator rules or @ApiProperty',
+      );
+    }
+    inputs.set(kind, dto);
   }
-  const resolved = flatten(schema, components);
-  if (resolved.type !== 'object' || Object.keys(resolved.properties ?? {}).length === 0) {
-    throw new Error(`${name}: its request body is no object with properties; give its DTO's properties @ApiProperty`);
+  return inputs;
+}
+
+const INPUT_DECORATORS = new Map<RouteParamtypes, string>([
+  [RouteParamtypes.PARAM, '@Param'],
+  [RouteParamtypes.QUERY, '@Query'],
+  [RouteParamtypes.BODY, '@Body'],
+]);
+
+function documentedKeysOf(dto: Type): string[] {
+  const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype as object) ?? []) as string[];
+  return keys.map((key) => key.replace(/^:/, ''));
+}
+
+function documentedProperty(dto: Type, key: string): DocumentedProperty {
+  return Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype as object, key) as DocumentedProperty;
+}
+
+/** The property as a JSON Schema of one type; an option that would change what is accepted but is not checked stops the start. */
+function checkedSchemaOf(dto: Type, key: string): SchemaObject {
+  const { type, isArray, ...documented } = documentedProperty(dto, key);
+  const property = withoutRequired(documented);
+  const unchecked = Object.keys(property).filter((option) => !DESCRIBING.has(option) && !CHECKED.has(option));
+  if (isArray || unchecked.length > 0) {
+    throw new Error(
+      `${dto.name}.${key}: @ApiProperty's ${isArray ? 'isArray' : unchecked.join(', ')} would be documented but not checked; ` +
+        'remove it, or teach route-schemas.ts to check it',
+    );
   }
-  return inputSchema('', resolved, components, false);
+  const values = property.enum as unknown[] | undefined;
+  const named = TYPE_OF_CONSTRUCTOR.get(type) ?? (typeof type === 'string' ? type : undefined);
+  const typeOf = named ?? (values?.every((value) => typeof value === 'string') ? 'string' : undefined);
+  if (typeOf === undefined) {
+    throw new Error(
+      `${dto.name}.${key}: its type is no input route-schemas.ts checks yet; teach its inputSchema the rules and their messages`,
+    );
+  }
+  return { ...property, type: typeOf };
+}
+
+// Whether a property is required is the object's to say (isRequired), not the property's schema's.
+function withoutRequired<T extends { required?: unknown }>({ required: _required, ...rest }: T): Omit<T, 'required'> {
+  return rest;
+}
+
+function isRequired(dto: Type, key: string): boolean {
+  return documentedProperty(dto, key).required !== false;
 }
 
 // Closed: an unknown parameter is refused, naming those the operation takes (docs/decisions/0003).
-function parametersSchema(parameters: readonly ParameterObject[], components: Components): object {
-  const names = parameters.map((parameter) => parameter.name);
+function parametersSchema(dto: Type | undefined): object {
+  const names = dto ? documentedKeysOf(dto) : [];
   return objectSchema(
-    parameters.map((parameter) => {
-      // Swagger leaves a parameter's extensions (x-pattern-means) beside its schema.
-      const means = meansOf(parameter);
-      const schema = { ...flatten(parameter.schema ?? {}, components), ...(means && { [PATTERN_MEANS]: means }) };
-      return [parameter.name, inputSchema(parameter.name, schema, components, true)];
-    }),
-    parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    names.map((key) => [key, inputSchema(key, checkedSchemaOf(dto as Type, key), true)]),
+    names.filter((key) => isRequired(dto as Type, key)),
     '',
     { additionalProperties: names.length > 0 ? `the query takes only ${names.join(', ')}` : 'this operation takes no query parameters' },
+  );
+}
+
+function bodySchema(dto: Type): object {
+  const keys = documentedKeysOf(dto);
+  const properties = keys.map((key) => [key, inputSchema(key, checkedSchemaOf(dto, key), false)] as [string, object]);
+  return objectSchema(
+    properties,
+    keys.filter((key) => isRequired(dto, key)),
+    '',
+    { type: 'Request body must be a JSON object', additionalProperties: `the body takes only ${keys.join(', ')}` },
   );
 }
 
@@ -119,7 +175,7 @@ function objectSchema(properties: [string, object][], required: readonly string[
 }
 
 // One input's schema, a message per rule naming it. Query and path values are text: an array there is a repeated parameter.
-function inputSchema(path: string, schema: SchemaObject, components: Components, text: boolean): object {
+function inputSchema(path: string, schema: SchemaObject, text: boolean): object {
   const must = (what: string) => `${path} must be ${what}`;
   const givenOnce = text && { type: `${path} must be given once` };
   if (schema.type === 'integer') {
@@ -156,19 +212,8 @@ function inputSchema(path: string, schema: SchemaObject, components: Components,
       },
     };
   }
-  if (schema.type === 'object' && !text) {
-    const prefix = path ? `${path}.` : '';
-    const properties = Object.entries(schema.properties ?? {}).map(
-      ([key, value]) => [key, inputSchema(`${prefix}${key}`, flatten(value, components), components, false)] as [string, object],
-    );
-    return objectSchema(properties, schema.required ?? [], prefix, {
-      type: path ? must('an object') : 'Request body must be a JSON object',
-      additionalProperties: `${path || 'the body'} takes only ${properties.map(([key]) => key).join(', ')}`,
-    });
-  }
   throw new Error(
-    `${path || 'A request body'}: ${String(schema.type ?? 'a schema without a type')} is no input route-schemas.ts checks yet; ` +
-      'teach its inputSchema the rules and their messages',
+    `${path}: ${String(schema.type)} is no input route-schemas.ts checks yet; teach its inputSchema the rules and their messages`,
   );
 }
 
@@ -191,33 +236,43 @@ function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[])
   return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Partial<Pick<T, K>>;
 }
 
-// What fast-json-stringify needs: types, properties, required; a field missing from the schema is never written.
-function serializationSchema(schema: Schema, components: Components): object {
-  const resolved = flatten(schema, components);
-  if (resolved.type === 'array') return { type: 'array', items: serializationSchema(resolved.items ?? {}, components) };
-  if (resolved.type === 'object') {
-    const properties = Object.entries(resolved.properties ?? {}).map(
-      ([key, value]) => [key, serializationSchema(value, components)] as const,
-    );
-    return { type: 'object', properties: Object.fromEntries(properties), required: resolved.required ?? [] };
+interface DocumentedAnswer {
+  readonly type?: unknown;
+  readonly isArray?: boolean;
+  readonly schema?: SchemaObject & { readonly items?: { readonly $ref?: string } };
+}
+
+/** The 2xx answers' serialization schemas, from the DTO each `ApiResponse` names (as a type, or as the items of an array's schema). */
+function answerSchemasOf(handler: object, name: string): Record<number, object> {
+  const answers = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, DocumentedAnswer>;
+  const models = (Reflect.getMetadata(DECORATORS.API_EXTRA_MODELS, handler) ?? []) as Type[];
+  const schemas: Record<number, object> = {};
+  for (const [status, answer] of Object.entries(answers)) {
+    if (!/^2\d\d$/.test(status) || status === '204') continue;
+    const listed = answer.schema?.type === 'array' ? modelNamed(models, answer.schema.items?.$ref, name) : undefined;
+    const dto = (listed ?? answer.type) as Type | undefined;
+    if (typeof dto !== 'function') throw new Error(`${name}: its ${status} answer names no DTO class; give its ApiResponse a type`);
+    documentRulesOf(dto);
+    const item = serializationSchema(dto);
+    schemas[Number(status)] = listed || answer.isArray ? { type: 'array', items: item } : item;
   }
-  return { type: resolved.type };
+  return schemas;
 }
 
-/** A schema with its reference resolved and a lone `allOf` (how swagger adds a description to a $ref) unwrapped. */
-function flatten(schema: Schema, components: Components): SchemaObject {
-  const resolved = resolve<SchemaObject>(schema, components);
-  return resolved.allOf?.length === 1 ? { ...flatten(resolved.allOf[0], components), ...withoutAllOf(resolved) } : resolved;
+function modelNamed(models: readonly Type[], ref: string | undefined, name: string): Type {
+  const wanted = ref?.split('/').pop();
+  const model = models.find((candidate) => schemaNameOf(candidate) === wanted);
+  if (!model) throw new Error(`${name}: its answer's items (${ref}) are no class of its ApiExtraModels; add it there`);
+  return model;
 }
 
-function withoutAllOf({ allOf: _allOf, ...rest }: SchemaObject): SchemaObject {
-  return rest;
+function schemaNameOf(dto: Type): string {
+  return (Reflect.getMetadata(DECORATORS.API_SCHEMA, dto) as Array<{ name?: string }> | undefined)?.[0]?.name ?? dto.name;
 }
 
-function resolve<T extends object>(value: T | ReferenceObject, components: Components): T | SchemaObject {
-  if (!('$ref' in value)) return value;
-  const [, , section, name] = value.$ref.split('/');
-  const target = (components as Record<string, Record<string, T> | undefined>)[section]?.[name];
-  if (!target) throw new Error(`The document has no ${value.$ref}`);
-  return target;
+// What fast-json-stringify needs: types, properties, required; a field missing from the schema is never written.
+function serializationSchema(dto: Type): object {
+  const keys = documentedKeysOf(dto);
+  const properties = keys.map((key) => [key, { type: checkedSchemaOf(dto, key).type }] as const);
+  return { type: 'object', properties: Object.fromEntries(properties), required: keys.filter((key) => isRequired(dto, key)) };
 }

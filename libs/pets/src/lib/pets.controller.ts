@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Principal } from '@petstore/auth';
 import type { Pet } from '@petstore/domain';
+import { ApiController } from '@petstore/http';
 import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
@@ -39,7 +40,7 @@ function principalOf(request: FastifyRequest): Principal {
 
 @ApiTags('pets')
 @ApiErrorCodes(Object.values(PetsErrorCode))
-@Controller('pets')
+@ApiController('pets')
 export class PetsController {
   constructor(private readonly pets: PetsService) {}
 

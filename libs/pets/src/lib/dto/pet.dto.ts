@@ -8,12 +8,11 @@ import {
   type Pet,
   type PetStatus,
 } from '@petstore/domain';
-import { DocumentRules, IsInt64 } from '@petstore/http';
+import { IsInt64 } from '@petstore/http';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 
 /** Pet, the one schema every answer writes; its class-validator rules check NewPet and document answers (docs/decisions/0007). */
 @ApiSchema({ name: 'Pet' })
-@DocumentRules()
 export class PetDto implements Pet {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
