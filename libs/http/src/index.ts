@@ -12,3 +12,4 @@ export * from './lib/route-schemas';
 export * from './lib/security';
 export * from './lib/trust-proxy';
 export * from './lib/http-protocol.plugin';
+export * from './lib/route-params';

@@ -8,3 +8,4 @@ export * from './lib/pet.mapper';
 export * from './lib/persistence.module';
 export * from './lib/sql-api-key.repository';
 export * from './lib/sql-pet.repository';
+export { Statement } from './lib/named-statement';

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig } from '@petstore/config';
-import { Database } from '@petstore/persistence';
+import { Database, Statement } from '@petstore/persistence';
 import { createTestDatabase } from '@petstore/persistence/testing';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type CreateAppOptions } from '../create-app';
@@ -103,7 +103,7 @@ async function start(env: Readonly<Record<string, string>>, logs: boolean, impor
       databaseUrl: 'url' in database.location ? database.location.url : undefined,
       logLines: () => lines,
       // Never prepared: each text is another statement. Not a named statement's, so in no metric; taken for a write.
-      sql: (text, values = []) => app.get(Database).query({ name: 'in-process test', text, prepare: false, mayWrite: true }, values),
+      sql: (text, values = []) => app.get(Database).query(Statement.adHoc(text), values),
       listen: () =>
         (listening ??= app.listen({ port: 0, host: '127.0.0.1' }).then(() => {
           const address = app.getHttpServer().address();

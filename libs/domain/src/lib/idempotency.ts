@@ -3,18 +3,11 @@ import type { Pet } from './pet';
 /** The longest Idempotency-Key a client may send, in characters. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
-const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-
-/** Whether a client's key is usable: 1 to 255 characters of visible ASCII (a UUID, a token, a path…). */
-export function isIdempotencyKey(key: string): boolean {
-  return key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && VISIBLE_ASCII.test(key);
-}
-
 /** A create that a client may send any number of times and that takes effect once. */
 export interface IdempotentRequest {
   /** Who sent it (the API key's public name): a key is scoped to it, so clients never meet each other's keys. */
   readonly principal: string;
-  /** The client's key for this create (see isIdempotencyKey). */
+  /** The client's key for this create: 1 to IDEMPOTENCY_KEY_MAX_LENGTH characters of visible ASCII (a UUID, a token, a path…). */
   readonly key: string;
   /** A digest of the request as received: the same key with another digest is another request, refused. */
   readonly fingerprint: Uint8Array;

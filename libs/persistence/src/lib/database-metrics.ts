@@ -70,7 +70,7 @@ export class DatabaseMetrics {
     return () => this.pools.delete(pool);
   }
 
-  /** Records how long a statement took; one not made by namedStatement is in no series. */
+  /** Records how long a statement took; one not made by Statement.named is in no series. */
   observeQueryDuration(statement: string, seconds: number): void {
     (this.byStatement.get(statement) ?? this.bindQueryDuration(statement))?.observe(seconds);
   }

@@ -12,22 +12,11 @@ import { DatabaseMetrics } from './database-metrics';
 import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
-import { namedStatement } from './named-statement';
+import { Statement } from './named-statement';
 import { withStatementSpans } from './statement-spans';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
-
-/** A SQL statement (namedStatement). Prepared, PostgreSQL parses it once per connection and may reuse a generic plan. */
-export interface Statement {
-  /** Unique: its series in the query-duration metric, and its prepared statement's name. */
-  readonly name: string;
-  readonly text: string;
-  /** false for a plain read (mayWrite, from the text): when its connection fails, it is simply not done. */
-  readonly mayWrite: boolean;
-  /** false: never prepared, planned for its values every time. */
-  readonly prepare?: boolean;
-}
 
 /** The service's database: TypeORM connects and migrates; hot statements go straight to its pool (poolOf), one round trip each. */
 @Injectable()
@@ -116,7 +105,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     const started = performance.now();
     try {
       const result =
-        this.named && statement.prepare !== false
+        this.named && statement.prepare
           ? await this.pool.query({ name: statement.name, text: statement.text, values })
           : await this.pool.query(statement.text, values);
       return result.rows as Row[];
@@ -135,7 +124,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 }
 
 // A replica in recovery, default_transaction_read_only or a read-only session all show here.
-const READ_ONLY = namedStatement('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`);
+const READ_ONLY = Statement.named('read_only', `SELECT current_setting('transaction_read_only') = 'on' AS "readOnly"`);
 
 function domainErrorFor(error: unknown, statement: Statement): unknown {
   if (error instanceof StatementOutcomeUnknownError && statement.mayWrite) return new WriteOutcomeUnknownError({ cause: error });

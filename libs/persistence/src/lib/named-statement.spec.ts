@@ -1,27 +1,33 @@
-import { mayWrite, namedStatement, namedStatements } from './named-statement';
+import { mayWrite, namedStatements, Statement } from './named-statement';
 // The repositories' statements are named as their modules load: a copied name would fail here.
 import './sql-api-key.repository';
 import './sql-pet.repository';
 
-describe('namedStatement', () => {
+describe('Statement.named', () => {
   it('refuses a name already given to another statement, naming the fix', () => {
-    namedStatement('test_statement', 'SELECT 1');
-    expect(() => namedStatement('test_statement', 'SELECT 2')).toThrow(
+    Statement.named('test_statement', 'SELECT 1');
+    expect(() => Statement.named('test_statement', 'SELECT 2')).toThrow(
       'The statement name "test_statement" is given to two different statements: give each a name of its own',
     );
   });
 
   it('takes the same statement twice under its name', () => {
-    expect(namedStatement('test_same', 'SELECT 3')).toEqual(namedStatement('test_same', 'SELECT 3'));
+    expect(Statement.named('test_same', 'SELECT 3')).toBe(Statement.named('test_same', 'SELECT 3'));
+  });
+
+  it('is the only way to make one: a literal of the same shape is no Statement', () => {
+    // @ts-expect-error -- npm test type-checks: a literal would bypass the name check and the reading of mayWrite.
+    const literal: Statement = { name: 'test_literal', text: 'UPDATE pets SET name = $1', mayWrite: false, prepare: true };
+    expect(literal).not.toBeInstanceOf(Statement);
   });
 
   it('refuses a copied name of a repository', () => {
-    expect(() => namedStatement('pets_find_by_id', 'SELECT 1')).toThrow('give each a name of its own');
+    expect(() => Statement.named('pets_find_by_id', 'SELECT 1')).toThrow('give each a name of its own');
   });
 
   it('derives whether a statement writes from its text: a write copied from a read is a write', () => {
-    expect(namedStatement('test_read', 'SELECT id FROM pets WHERE id = $1').mayWrite).toBe(false);
-    expect(namedStatement('test_copied', 'UPDATE pets SET name = $2 WHERE id = $1').mayWrite).toBe(true);
+    expect(Statement.named('test_read', 'SELECT id FROM pets WHERE id = $1').mayWrite).toBe(false);
+    expect(Statement.named('test_copied', 'UPDATE pets SET name = $2 WHERE id = $1').mayWrite).toBe(true);
   });
 
   it.each([

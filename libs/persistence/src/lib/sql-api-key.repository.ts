@@ -1,24 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
 import { parseInt64 } from '@petstore/domain';
-import { Database, type Statement } from './database';
-import { namedStatement } from './named-statement';
+import { Database } from './database';
+import { Statement } from './named-statement';
 
 const COLUMNS = `id::text AS id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
-const INSERT: Statement = namedStatement(
+const INSERT: Statement = Statement.named(
   'api_keys_insert',
   `INSERT INTO api_keys (name, prefix, secret_sha256) VALUES ($1, $2, $3) ON CONFLICT (prefix) DO NOTHING RETURNING ${COLUMNS}`,
 );
 // Runs for each presented key not seen in the last second: named, so it is parsed once per connection.
-const FIND_BY_PREFIX: Statement = namedStatement(
+const FIND_BY_PREFIX: Statement = Statement.named(
   'api_keys_find_by_prefix',
   `SELECT ${COLUMNS}, secret_sha256 AS "secretSha256" FROM api_keys WHERE prefix = $1`,
 );
-const LIST: Statement = namedStatement('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
+const LIST: Statement = Statement.named('api_keys_list', `SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
 // Locked and read before the update: of two revocations at once exactly one is first, and its time is kept.
 const revokeWhere = (name: string, column: 'id' | 'prefix'): Statement =>
-  namedStatement(
+  Statement.named(
     name,
     `WITH previous AS (SELECT id AS key_id, revoked_at AS previously_revoked_at FROM api_keys WHERE ${column} = $1 FOR UPDATE)
      UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) FROM previous WHERE id = key_id
@@ -26,7 +26,7 @@ const revokeWhere = (name: string, column: 'id' | 'prefix'): Statement =>
   );
 const REVOKE_BY_ID = revokeWhere('api_keys_revoke_by_id', 'id');
 const REVOKE_BY_PREFIX = revokeWhere('api_keys_revoke_by_prefix', 'prefix');
-const TOUCH: Statement = namedStatement('api_keys_touch', `UPDATE api_keys SET last_used_at = now() WHERE id = $1`);
+const TOUCH: Statement = Statement.named('api_keys_touch', `UPDATE api_keys SET last_used_at = now() WHERE id = $1`);
 
 type StoredRow = Omit<StoredApiKey, 'secretSha256'> & { secretSha256: string };
 type RevokedRow = ApiKeyRecord & { alreadyRevoked: boolean };

@@ -8,31 +8,31 @@ import {
   type PetQuery,
   type PetStatus,
 } from '@petstore/domain';
-import { Database, type Statement } from './database';
-import { namedStatement } from './named-statement';
+import { Database } from './database';
+import { Statement } from './named-statement';
 import { toPet, type PetRow } from './pet.mapper';
 
 const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
 // Keyset pages: an index range scan from `after`, whatever the depth (no OFFSET, no count).
-const LIST: Statement = namedStatement('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`);
+const LIST: Statement = Statement.named('pets_list', `SELECT ${COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`);
 // Not prepared: a generic plan cannot know a status is rare and walks the primary key; planned per call, it uses (status, id).
-const LIST_BY_STATUS: Statement = namedStatement(
+const LIST_BY_STATUS: Statement = Statement.named(
   'pets_list_by_status',
   `SELECT ${COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
   { prepare: false },
 );
 // Identity ids start at 1, so "after 0" is the first page.
 const FIRST_PAGE = '0';
-const FIND_BY_ID: Statement = namedStatement('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`);
-const INSERT: Statement = namedStatement(
+const FIND_BY_ID: Statement = Statement.named('pets_find_by_id', `SELECT ${COLUMNS} FROM pets WHERE id = $1`);
+const INSERT: Statement = Statement.named(
   'pets_insert',
   `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
 );
 
 // One statement, so one transaction: docs/contract.md, "Safe retries (Idempotency-Key)". ' ' occurs in neither key (visible
 // ASCII), so distinct pairs hash distinct texts. The primary key arbitrates: it sees a record committed after the snapshot.
-const CREATE_ONCE: Statement = namedStatement(
+const CREATE_ONCE: Statement = Statement.named(
   'pets_create_once',
   `
     WITH claim AS (
@@ -57,7 +57,7 @@ const CREATE_ONCE: Statement = namedStatement(
     SELECT claim.free, pet.* FROM claim LEFT JOIN pet ON true`,
 );
 // Its own statement, whose snapshot sees a record committed while the claim ran; expired or not, it was current a moment ago.
-const FIND_RECORD: Statement = namedStatement(
+const FIND_RECORD: Statement = Statement.named(
   'idempotency_records_find',
   `
     SELECT request_sha256 = $3 AS "sameRequest", response_body->>'id' AS id, response_body->>'name' AS name,
@@ -65,7 +65,7 @@ const FIND_RECORD: Statement = namedStatement(
     FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
 );
 // A bounded batch by ctid (a TID scan, no second index walk); rows a create is overwriting are skipped, never waited for.
-const DELETE_EXPIRED: Statement = namedStatement(
+const DELETE_EXPIRED: Statement = Statement.named(
   'idempotency_records_delete_expired',
   `
     DELETE FROM idempotency_records WHERE ctid = ANY (ARRAY(

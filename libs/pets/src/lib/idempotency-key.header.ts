@@ -1,21 +1,41 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotentRequest } from '@petstore/domain';
+import { KeepRawBodyWith } from '@petstore/http';
 import { validationFailed } from '@petstore/http-errors';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotencyKey } from '@petstore/domain';
+import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 
 /** The request header that makes a create safe to retry (draft-ietf-httpapi-idempotency-key-header), as Node names it. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 export const IDEMPOTENCY_KEY_MESSAGE =
   `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, ` +
   'as a quoted string ("8e03978e-40d5-43e8-bc93-6894a57f9324") or bare';
 
-/** A structured-field string (RFC 8941 section 3.3.3): printable ASCII in double quotes, `"` and `\` escaped with `\`. */
-const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
+/** Either form of the key: bare visible ASCII not opening with a quote, or a structured-field string of it (RFC 8941 3.3.3). */
+const IDEMPOTENCY_KEY_PATTERN =
+  `^(?:[\\x21\\x23-\\x7e][\\x21-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_LENGTH - 1}}` +
+  `|"(?:[\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x22\\x5c]){1,${IDEMPOTENCY_KEY_MAX_LENGTH}}")$`;
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+/** The longest header value: a quoted key whose every character is escaped. */
+const IDEMPOTENCY_KEY_VALUE_MAX_LENGTH = 2 + 2 * IDEMPOTENCY_KEY_MAX_LENGTH;
+const UUID_EXAMPLE = '8e03978e-40d5-43e8-bc93-6894a57f9324';
 
-/** The key an Idempotency-Key names, quoted (the draft) or bare (Stripe); a repeated header arrives ", "-joined and fails. */
+const IDEMPOTENCY_KEY_DESCRIPTION = [
+  'Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID,',
+  `sent again with every retry of that create. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, as a`,
+  `structured-field string (\`"${UUID_EXAMPLE}"\`) or bare (\`${UUID_EXAMPLE}\`): both name the same key.`,
+  "The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets",
+  'its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are',
+  "scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the",
+  'next try runs afresh.',
+].join(' ');
+
+/** The key an Idempotency-Key names, quoted (the draft) or bare (Stripe), by the pattern the document gives; a repeated header fails. */
 export function parseIdempotencyKey(value: string): string | undefined {
-  const quoted = SF_STRING.exec(value);
-  const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : value.startsWith('"') ? undefined : value;
-  return key !== undefined && isIdempotencyKey(key) ? key : undefined;
+  if (!IDEMPOTENCY_KEY.test(value)) return undefined;
+  return value.startsWith('"') ? value.slice(1, -1).replace(/\\(["\\])/g, '$1') : value;
 }
 
 /** The key of a request's Idempotency-Key header: undefined when the header is absent, 400 VALIDATION_FAILED when it is malformed. */
@@ -25,3 +45,40 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   if (key === undefined) throw validationFailed(IDEMPOTENCY_KEY_MESSAGE);
   return key;
 }
+
+/** A keyed create's key, and the digest of the body's bytes as received: the same JSON written otherwise is another request. */
+export type IdempotencyKeyed = Omit<IdempotentRequest, 'principal'>;
+
+/** The header documented (no example: Swagger UI would send one key with every pet tried out), and the body's bytes kept with it. */
+const documentedAndBodyKept: ParameterDecorator = (target, key) => {
+  const method = key as string | symbol;
+  applyDecorators(
+    KeepRawBodyWith(IDEMPOTENCY_KEY_HEADER),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: IDEMPOTENCY_KEY_DESCRIPTION,
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_VALUE_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
+    }),
+  )(target, method, Object.getOwnPropertyDescriptor(target, method) as PropertyDescriptor);
+};
+
+/**
+ * The request's Idempotency-Key and its body's fingerprint: undefined without the header, 400 VALIDATION_FAILED when it is
+ * malformed. Declaring it documents the header and keeps the body's bytes of a request that carries it.
+ */
+export const IdempotencyKey = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): IdempotencyKeyed | undefined => {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const key = idempotencyKeyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);
+    return key === undefined
+      ? undefined
+      : {
+          key,
+          fingerprint: createHash('sha256')
+            .update(request.rawBody ?? '')
+            .digest(),
+        };
+  },
+  [documentedAndBodyKept],
+);

@@ -1,12 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader as ApiRequestHeader, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ApiAuthenticatedCommonResponses, ApiAuthenticatedErrorResponse, RATE_LIMIT_HEADERS } from '@petstore/auth';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
-import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH, KeepRawBodyWith, RouteHeaders } from '@petstore/http';
+import { PET_PAGE_MAX_LIMIT, StoreUnavailableError } from '@petstore/domain';
+import { ApiConditionalGet, BODY_LIMIT_BYTES, JSON_MAX_DEPTH, RouteHeaders } from '@petstore/http';
 import { type ApiHeader, bodyTooLargeMessage, HttpErrorCode, type ServerErrorDocs } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
-import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.header';
 import { PetsErrorCode } from './pets.error-codes';
 
 const constant = (value: string): ApiHeader['schema'] => ({ type: 'string', enum: [value], example: value });
@@ -34,24 +33,6 @@ const DEPRECATION_HEADERS: Record<string, ApiHeader> = {
 
 /** Seconds a retry is asked to wait for the first request with its Idempotency-Key, which takes milliseconds. */
 export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;
-
-/** Either form of the key: bare visible ASCII not opening with a quote, or a structured-field string of it. */
-const IDEMPOTENCY_KEY_PATTERN =
-  `^(?:[\\x21\\x23-\\x7e][\\x21-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_LENGTH - 1}}` +
-  `|"(?:[\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x22\\x5c]){1,${IDEMPOTENCY_KEY_MAX_LENGTH}}")$`;
-/** The longest header value: a quoted key whose every character is escaped. */
-const IDEMPOTENCY_KEY_VALUE_MAX_LENGTH = 2 + 2 * IDEMPOTENCY_KEY_MAX_LENGTH;
-const UUID_EXAMPLE = '8e03978e-40d5-43e8-bc93-6894a57f9324';
-
-const IDEMPOTENCY_KEY_DESCRIPTION = [
-  'Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID,',
-  `sent again with every retry of that create. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, as a`,
-  `structured-field string (\`"${UUID_EXAMPLE}"\`) or bare (\`${UUID_EXAMPLE}\`): both name the same key.`,
-  "The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets",
-  'its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are',
-  "scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the",
-  'next try runs afresh.',
-].join(' ');
 
 const IDEMPOTENT_REPLAYED: ApiHeader = {
   description:
@@ -103,21 +84,13 @@ export function ApiListPets() {
   );
 }
 
-/** createPet: its document, and its policy: the body's bytes kept when an Idempotency-Key comes with them. */
+/** createPet: its document (its Idempotency-Key is its handler's @IdempotencyKey()'s). */
 export function ApiCreatePet() {
   return applyDecorators(
-    KeepRawBodyWith(IDEMPOTENCY_KEY_HEADER),
     ApiOperation({
       operationId: 'createPet',
       summary: 'Add an animal',
       description: 'Adds an animal; the service assigns its id. With an `Idempotency-Key`, retries create it once.',
-    }),
-    // No example value: Swagger UI would fill it in, and send one key with every pet tried out there.
-    ApiRequestHeader({
-      name: 'Idempotency-Key',
-      required: false,
-      description: IDEMPOTENCY_KEY_DESCRIPTION,
-      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_VALUE_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     }),
     ApiBody({
       type: CreatePetDto,
