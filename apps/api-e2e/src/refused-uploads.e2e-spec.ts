@@ -7,7 +7,7 @@ import { AUTH } from './support/server';
 // service drains the body, within bounds, instead of closing on unread bytes: such a close is a
 // reset, which can reach the client before it has read the answer.
 
-/** The service's bounds on draining a refused body (libs/http/src/lib/unread-body.ts). */
+/** The service's bounds on draining a refused body (libs/http/src/lib/protocol-errors.ts). */
 const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
 const DRAIN_MAX_MS = 5000;
 const SLACK_MS = 1500;

@@ -10,6 +10,7 @@ import './own-app/idempotency-expiry.spec';
 import './own-app/key-lookups.spec';
 import './own-app/metrics-in-production.spec';
 import './own-app/query-and-path.spec';
+import './own-app/request-path.spec';
 import './own-app/rate-limits.spec';
 import './own-app/secure-by-default.spec';
 import './own-app/trust-proxy.spec';

@@ -4,7 +4,6 @@ export * from './lib/data-source';
 export * from './lib/database';
 export * from './lib/database-metrics';
 export * from './lib/embedded-database';
-export * from './lib/pet.mapper';
 export * from './lib/persistence.module';
 export * from './lib/sql-api-key.repository';
 export * from './lib/sql-pet.repository';

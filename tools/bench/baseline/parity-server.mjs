@@ -21,7 +21,7 @@ import { baselineEnv, createBaseline, createPool, serve } from './app.mjs';
 
 const require = createRequire(import.meta.url);
 // Small modules with no framework behind them: loading them costs the process nothing.
-const { BootstrapKeys } = require('../../../dist/libs/auth/src/lib/bootstrap-keys.js');
+const { BootstrapKeys } = require('../../../dist/libs/auth/src/lib/bearer.strategy.js');
 const { requestIdFor } = require('../../../dist/libs/http/src/lib/http-setup.js');
 const { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } = require('../../../dist/libs/http/src/lib/entity-tag.js');
 

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AuthMetrics } from './auth-metrics';
-import { BootstrapKeys } from './bootstrap-keys';
+import { BootstrapKeys } from './bearer.strategy';
 import { BearerAuthHook } from './bearer-auth.hook';
 import { BearerStrategy } from './bearer.strategy';
 import { ApiKeyRepository } from '@petstore/domain';

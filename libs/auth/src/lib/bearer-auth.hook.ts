@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -6,7 +6,6 @@ import passport from 'passport';
 import { AuthMetrics } from './auth-metrics';
 import { AUTH_REALM } from './auth-realm';
 import { type AuthenticationRequest, BEARER_STRATEGY, BearerStrategy } from './bearer.strategy';
-import type { Principal } from './principal';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
 
@@ -132,4 +131,23 @@ function authenticate(authenticator: passport.Authenticator, request: Authentica
     };
     (authenticator.authenticate(BEARER_STRATEGY, { session: false }, onResult) as AuthenticateMiddleware)(request, {}, reject);
   });
+}
+
+/** Who made an authenticated request: the API key that was presented, by a non-secret label. */
+export interface Principal {
+  readonly keyId: string;
+}
+
+/** A handler's parameter: the API key that sent the request, which authentication set before any handler that is not `@Public()`. */
+export const Principal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
+  const { principal, routeOptions } = context.switchToHttp().getRequest<FastifyRequest>();
+  if (!principal) throw new Error(`${routeOptions.url ?? 'A route'} takes @Principal() but is @Public(): no key was asked for`);
+  return principal;
+});
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the bearer authentication hook on every request it lets through. */
+    principal: Principal | null;
+  }
 }

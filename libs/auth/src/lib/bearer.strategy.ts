@@ -1,12 +1,34 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { AUTH_REALM } from './auth-realm';
-import { BootstrapKeys } from './bootstrap-keys';
-import { parseApiKey } from './keys/api-key-secret';
+import { parseApiKey, sha256 } from './keys/api-key-secret';
 import { IssuedKeys } from './keys/issued-keys';
-import type { Principal } from './principal';
+import type { Principal } from './bearer-auth.hook';
 import { RateLimits } from './rate-limit/rate-limits';
+
+interface StoredKey {
+  readonly digest: Buffer;
+  readonly principal: Principal;
+}
+
+/** The API_KEYS keys as SHA-256 digests; a token is compared with every one in constant time, so timing reveals nothing. */
+export class BootstrapKeys {
+  private readonly keys: readonly StoredKey[];
+
+  constructor(keys: readonly string[]) {
+    this.keys = keys.map((key, index) => ({ digest: sha256(key), principal: { keyId: `env-${index + 1}` } }));
+  }
+
+  /** The principal of the key equal to `token`, or undefined. */
+  verify(token: string): Principal | undefined {
+    const digest = sha256(token);
+    let match: Principal | undefined;
+    for (const key of this.keys) if (timingSafeEqual(digest, key.digest)) match = key.principal;
+    return match;
+  }
+}
 
 /** What the strategy sees: headers alone (no token from the query or body); it records the key prefix for the failure log. */
 export interface AuthenticationRequest {

@@ -1,4 +1,4 @@
-import { BootstrapKeys } from './bootstrap-keys';
+import { BootstrapKeys } from './bearer.strategy';
 
 describe('BootstrapKeys.verify', () => {
   const store = new BootstrapKeys(['first-key', 'second-key']);

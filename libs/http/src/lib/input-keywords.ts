@@ -16,16 +16,21 @@ export interface ExactInteger {
 const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
 const FORMAT_BITS = { int32: 32n, int64: 64n } as const;
 
+/** The least and the greatest integer of a format, or within the bounds given. */
+export function integerBounds({ format, minimum, maximum }: Omit<ExactInteger, 'text'>): { readonly min: bigint; readonly max: bigint } {
+  const half = 2n ** (FORMAT_BITS[format] - 1n);
+  return { min: minimum === undefined ? -half : BigInt(minimum), max: maximum === undefined ? half - 1n : BigInt(maximum) };
+}
+
 /** `exactInteger`: text or the parser's bigint (a JS number has lost digits past 2^53); becomes a number (int32) or a bigint. */
 const exactInteger: KeywordDefinition = {
   keyword: 'exactInteger',
   modifying: true,
   errors: false,
   schemaType: 'object',
-  compile: ({ format, minimum, maximum, text }: ExactInteger) => {
-    const half = 2n ** (FORMAT_BITS[format] - 1n);
-    const min = minimum === undefined ? -half : BigInt(minimum);
-    const max = maximum === undefined ? half - 1n : BigInt(maximum);
+  compile: (integer: ExactInteger) => {
+    const { format, text } = integer;
+    const { min, max } = integerBounds(integer);
     return (data: unknown, context?: DataValidationCxt) => {
       let value: bigint;
       if (text && typeof data === 'string' && CANONICAL_DECIMAL.test(data)) value = BigInt(data);

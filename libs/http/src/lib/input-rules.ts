@@ -17,6 +17,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { integerBounds } from './input-keywords';
 
 const IS_INT64 = 'isInt64';
 
@@ -28,8 +29,7 @@ export interface Int64Bounds {
 
 /** A 64-bit integer, handed over as a bigint (a JS number loses digits past 2^53): see input-keywords.ts. */
 export function IsInt64(bounds: Int64Bounds = {}, options?: ValidationOptions): PropertyDecorator {
-  const min = BigInt(bounds.minimum ?? -(2n ** 63n));
-  const max = BigInt(bounds.maximum ?? 2n ** 63n - 1n);
+  const { min, max } = integerBounds({ format: 'int64', ...bounds });
   return ValidateBy(
     {
       name: IS_INT64,

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PARAMTYPES_METADATA, ROUTE_ARGS_METADATA } from '@nest
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { DECORATORS, type SchemaObject } from '@nestjs/swagger';
-import type { ExactInteger } from './input-keywords';
+import { type ExactInteger, integerBounds } from './input-keywords';
 import { documentRulesOf } from './input-rules';
 
 /** The Fastify schema of one route. */
@@ -221,10 +221,11 @@ function meansOf(value: object): string | undefined {
   return (value as { [PATTERN_MEANS]?: string })[PATTERN_MEANS];
 }
 
-function integerDescription({ format, minimum, maximum }: ExactInteger): string {
-  if (minimum === undefined && maximum === undefined) return format === 'int64' ? 'a 64-bit integer' : 'a 32-bit integer';
-  const half = format === 'int64' ? 2n ** 63n : 2n ** 31n;
-  return `an integer from ${minimum ?? -half} to ${maximum ?? half - 1n}`;
+function integerDescription(integer: ExactInteger): string {
+  if (integer.minimum === undefined && integer.maximum === undefined)
+    return integer.format === 'int64' ? 'a 64-bit integer' : 'a 32-bit integer';
+  const { min, max } = integerBounds(integer);
+  return `an integer from ${min} to ${max}`;
 }
 
 function lengthDescription(minLength?: number, maxLength?: number): string {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { closesAfterAnswer, drainUnreadBody, UNREAD_BODY_MAX_BYTES } from './unread-body';
+import { closesAfterAnswer, drainUnreadBody, UNREAD_BODY_MAX_BYTES } from './protocol-errors';
 
 // The drain on Node's own server, the request left unread until it starts. What a client of the
 // service sees (its answer, the connection kept or closed, the time bound): apps/api-e2e/src/refused-uploads.e2e-spec.ts.

@@ -4,7 +4,7 @@ import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/Postgres
 import { withPoolKept } from './driver-pool';
 import { embeddedDatabaseOptions } from './embedded-database';
 import { ENTITIES } from './entities';
-import type { StatementDeadlines } from './pg-statement-runner';
+import { EXACT_INT8, type StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
 import { pgliteDriver } from './pglite-pool';
 import { NestTypeOrmLogger } from './typeorm-logger';
@@ -13,18 +13,12 @@ import { NestTypeOrmLogger } from './typeorm-logger';
 export type DatabaseLocation =
   { readonly url: string; readonly preparedStatements: boolean } | { readonly dataDir: string } | { readonly tarball: Blob };
 
-const INT8_OID = 20;
-
 /** How long a request waits on PostgreSQL (docs/operations.md, "A database that cannot serve"); the server's own limit ends first. */
 export const STATEMENT_DEADLINES: StatementDeadlines = { connectMs: 1000, serverMs: 750, answerMs: 1000, cancelGraceMs: 250 };
 
 const POOL = {
   max: 10,
-  // int8 straight to bigint, as PGlite gives it: pg's default string was parsed again by toPet (docs/performance.md).
-  types: {
-    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      oid === INT8_OID ? BigInt : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
-  },
+  types: EXACT_INT8,
   connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs,
   statement_timeout: STATEMENT_DEADLINES.serverMs,
   lock_timeout: STATEMENT_DEADLINES.serverMs,

@@ -13,7 +13,7 @@ import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-databas
 import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
 import { Statement } from './named-statement';
-import { withStatementSpans } from './statement-spans';
+import { withStatementSpans } from './pglite-pool';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');

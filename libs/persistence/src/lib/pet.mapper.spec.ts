@@ -1,4 +1,4 @@
-import { toPet } from './pet.mapper';
+import { toPet } from './sql-pet.repository';
 
 describe('toPet', () => {
   it('turns the string ids of node-postgres into exact bigints', () => {

@@ -1,7 +1,15 @@
-import type { Pool, PoolClient } from 'pg';
+import { type Pool, type PoolClient, types } from 'pg';
 import type { QueryablePool } from './driver-pool';
 import { isLinkFailure, StatementOutcomeUnknownError } from './database-errors';
 import { dropConnection, sendCancelRequest } from './pg-cancel';
+
+const INT8_OID = 20;
+
+/** pg's types with int8 straight to bigint, as PGlite gives it: pg's default string was parsed again by toPet (docs/performance.md). */
+export const EXACT_INT8 = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? BigInt : (types.getTypeParser(oid, format) as (value: string) => unknown),
+};
 
 /** How long the service waits on PostgreSQL for one statement, in milliseconds. */
 export interface StatementDeadlines {

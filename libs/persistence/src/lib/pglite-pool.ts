@@ -1,5 +1,7 @@
 import type { PGlite, PGliteOptions, Results } from '@electric-sql/pglite';
 import { EventEmitter } from 'node:events';
+import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { QueryablePool } from './driver-pool';
 
 type ConnectCallback = (error: Error | null, client: PGlitePool | null, release: () => void) => void;
 
@@ -46,4 +48,63 @@ export function pgliteDriver(options: PGliteOptions): { readonly Pool: new () =>
       }
     },
   };
+}
+
+/** The instrumentation scope of the spans made here. */
+export const STATEMENT_TRACER_NAME = '@petstore/persistence';
+
+const tracer = trace.getTracer(STATEMENT_TRACER_NAME);
+
+type Query = Parameters<QueryablePool['query']>[0];
+
+/** The pool with instrumentation-pg-shaped client spans inside a request's span: PGlite bypasses `pg`, so nothing else traces it. */
+export function withStatementSpans(pool: QueryablePool, databaseName: string): QueryablePool {
+  return {
+    query(query, values) {
+      const span = startStatementSpan(query, databaseName);
+      if (!span) return pool.query(query, values);
+      return pool.query(query, values).then(
+        (result) => {
+          span.end();
+          return result;
+        },
+        (error: unknown) => {
+          endFailedStatementSpan(span, error);
+          throw error;
+        },
+      );
+    },
+  };
+}
+
+/** A statement's span, a child of the active span; undefined when there is none, as instrumentation-pg's requireParentSpan. */
+function startStatementSpan(query: Query, databaseName: string): Span | undefined {
+  if (trace.getSpan(context.active()) === undefined) return undefined;
+  const text = typeof query === 'string' ? query : query.text;
+  const plan = typeof query === 'string' ? undefined : query.name;
+  return tracer.startSpan(`pg.query:${plan ?? operationName(text)} ${databaseName}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'db.system.name': 'postgresql',
+      'db.namespace': databaseName,
+      'db.query.text': text,
+      ...(plan === undefined ? {} : { 'db.postgresql.plan': plan }),
+    },
+  });
+}
+
+/** Ends a failed statement's span as instrumentation-pg does: error status and message, an exception event of type and code. */
+function endFailedStatementSpan(span: Span, error: unknown): void {
+  const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: string };
+  span.recordException(`PostgreSQL error of type '${name ?? 'PostgreSQLError'}' occurred (code: ${code ?? 'UNKNOWN'})`);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.end();
+}
+
+/** The SQL's first word in capitals, instrumentation-pg's name for a statement that is not prepared under a name. */
+function operationName(text: string): string {
+  const trimmed = text.trim();
+  const space = trimmed.indexOf(' ');
+  const word = (space === -1 ? trimmed : trimmed.slice(0, space)).toUpperCase();
+  return word.endsWith(';') ? word.slice(0, -1) : word;
 }

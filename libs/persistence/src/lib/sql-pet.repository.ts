@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type CreateOnceResult,
   type IdempotentRequest,
+  isPetStatus,
   PetRepository,
   type NewPet,
   type Pet,
@@ -10,7 +11,7 @@ import {
 } from '@petstore/domain';
 import { Database } from './database';
 import { Statement } from './named-statement';
-import { toPet, type PetRow } from './pet.mapper';
+import type { PetEntity } from './entities';
 
 const COLUMNS = `id, name, category_id AS "categoryId", status`;
 
@@ -127,4 +128,19 @@ export class SqlPetRepository extends PetRepository {
     const rows = await this.database.query(DELETE_EXPIRED, [limit]);
     return rows.length;
   }
+}
+
+/** A `pets` row as a driver returns it: the entity, with int8 as string or bigint and text unnarrowed (toPet checks it). */
+export type PetRow = {
+  readonly [Column in keyof PetEntity]: PetEntity[Column] extends bigint
+    ? string | bigint
+    : PetEntity[Column] extends string
+      ? string
+      : PetEntity[Column];
+};
+
+/** Turns a row into a domain Pet; a status the domain does not know means the data is corrupt. */
+export function toPet(row: PetRow): Pet {
+  if (!isPetStatus(row.status)) throw new Error(`Pet ${row.id} has an unknown status`);
+  return { id: BigInt(row.id), name: row.name, categoryId: BigInt(row.categoryId), status: row.status };
 }

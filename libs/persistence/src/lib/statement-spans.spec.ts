@@ -1,7 +1,7 @@
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, StackContextManager, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { QueryablePool } from './driver-pool';
-import { STATEMENT_TRACER_NAME, withStatementSpans } from './statement-spans';
+import { STATEMENT_TRACER_NAME, withStatementSpans } from './pglite-pool';
 
 const INSERT = 'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id';
 

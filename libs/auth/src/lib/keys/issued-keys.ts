@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { boundedLru } from '../bounded-lru';
-import type { Principal } from '../principal';
+import type { Principal } from '../bearer-auth.hook';
 import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
 import { generateApiKey, parseApiKey, sha256 } from './api-key-secret';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from '@petstore/domain';
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** A pet, as the `pets` table holds it: a row becomes the domain's Pet through toPet (pet.mapper.ts). */
+/** A pet, as the `pets` table holds it: a row becomes the domain's Pet through toPet (sql-pet.repository.ts). */
 @Entity('pets')
 @Check('pets_name_not_empty', 'char_length(name) >= 1')
 @Check('pets_status_known', `status IN (${PET_STATUSES.map((status) => `'${status}'`).join(', ')})`)
