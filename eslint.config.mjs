@@ -128,7 +128,7 @@ function privateDriverFields() {
   const typeorm = 'master|slaves|postgres|connectedQueryRunners|databaseConnection';
   const pg = 'processID|secretKey|_clients|_idle|_pendingQueue|_connecting|_connected|_ending|_ended|_queryable|_queryQueue|_activeQuery';
   const message = (what) =>
-    `${what} is not public API: use TypeORM's DataSource or poolOf's pool (driver-pool.ts); only pg-cancel.ts reaches into pg`;
+    `${what} is not public API: use TypeORM's DataSource or the application's pool (createPool, data-source.ts); only pg-cancel.ts reaches into pg`;
   return [
     {
       selector: `MemberExpression[object.property.name='driver'][property.name=/^(${typeorm})$/]`,

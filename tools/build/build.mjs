@@ -169,7 +169,13 @@ async function bundleService() {
     "// Written by `npm run build` (tools/build/build.mjs, bundleService): Node's compile cache, then the service.",
     "'use strict';",
     "require('./compile-cache');",
-    "require('./main.bundle.js');",
+    '// A failure as the service loads is printed as itself: Node would print the failing line first, which is the whole bundle.',
+    'try {',
+    "  require('./main.bundle.js');",
+    '} catch (error) {',
+    '  console.error(error);',
+    '  process.exit(1);',
+    '}',
     '',
   ];
   writeFileSync(SERVICE_MAIN, launcher.join('\n'));

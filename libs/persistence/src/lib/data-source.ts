@@ -1,12 +1,11 @@
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
-import { withPoolKept } from './driver-pool';
 import { embeddedDatabaseOptions } from './embedded-database';
 import { ENTITIES } from './entities';
 import { EXACT_INT8, type StatementDeadlines } from './pg-statement-runner';
 import { MIGRATIONS } from './migrations';
-import { pgliteDriver } from './pglite-pool';
+import { PGlitePool, pgliteDriver } from './pglite-pool';
 import { NestTypeOrmLogger } from './typeorm-logger';
 
 /** A PostgreSQL server, PGlite in a directory, or PGlite in memory from a tarball (tests: nothing on disk to lock). */
@@ -16,6 +15,7 @@ export type DatabaseLocation =
 /** How long a request waits on PostgreSQL (docs/operations.md, "A database that cannot serve"); the server's own limit ends first. */
 export const STATEMENT_DEADLINES: StatementDeadlines = { connectMs: 1000, serverMs: 750, answerMs: 1000, cancelGraceMs: 250 };
 
+/** The serving pool's settings on PostgreSQL. */
 const POOL = {
   max: 10,
   types: EXACT_INT8,
@@ -30,8 +30,17 @@ const POOL = {
 /** Migrations run once at start on a connection of their own, without the serving pool's time limits. */
 const MIGRATION_POOL = { max: 1, connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs, application_name: 'petstore-migrations' };
 
-/** The service's DataSource on PostgreSQL or PGlite, TypeORM's CLI's too: docs/decisions/0005-entities-and-migrations.md */
-export async function createDataSource(location: DatabaseLocation, use: 'serving' | 'migrating' = 'serving'): Promise<DataSource> {
+/** The pool the service's statements run on, made and ended by the application: pg's, or one PGlite (docs/decisions/0006). */
+export async function createPool(location: DatabaseLocation): Promise<pg.Pool | PGlitePool> {
+  if ('url' in location) return new pg.Pool({ connectionString: location.url, ...POOL });
+  return new PGlitePool(await embeddedDatabaseOptions(location));
+}
+
+/**
+ * TypeORM's DataSource, which migrates (and is TypeORM's CLI's: docs/decisions/0005-entities-and-migrations.md). On PostgreSQL,
+ * a connection of its own; on PGlite, which has one session, the application's pool when it is given.
+ */
+export async function createDataSource(location: DatabaseLocation, embedded?: PGlitePool): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
     entities: ENTITIES,
@@ -40,9 +49,6 @@ export async function createDataSource(location: DatabaseLocation, use: 'serving
     synchronize: false,
     logger: new NestTypeOrmLogger(),
   };
-  if ('url' in location) {
-    const extra = use === 'serving' ? POOL : MIGRATION_POOL;
-    return new DataSource({ ...common, url: location.url, extra, driver: withPoolKept(pg) });
-  }
-  return new DataSource({ ...common, driver: withPoolKept(pgliteDriver(await embeddedDatabaseOptions(location))) });
+  if ('url' in location) return new DataSource({ ...common, url: location.url, extra: MIGRATION_POOL });
+  return new DataSource({ ...common, driver: pgliteDriver(embedded ?? new PGlitePool(await embeddedDatabaseOptions(location))) });
 }

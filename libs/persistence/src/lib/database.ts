@@ -3,26 +3,26 @@ import { makeTreePrivate, preparePrivateDataDir } from '@petstore/data-dir';
 import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
-import type { DataSource, Migration } from 'typeorm';
+import type { Migration } from 'typeorm';
 import { isLinkFailure, isRefusal, StatementOutcomeUnknownError } from './database-errors';
 import { lockDataDir } from './data-dir-lock';
-import { createDataSource, type DatabaseLocation, STATEMENT_DEADLINES } from './data-source';
-import { poolOf, type QueryablePool } from './driver-pool';
+import { createDataSource, createPool, type DatabaseLocation, STATEMENT_DEADLINES } from './data-source';
+import type { QueryablePool } from './driver-pool';
 import { DatabaseMetrics } from './database-metrics';
 import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
 import { withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
+import { PGlitePool, withStatementSpans } from './pglite-pool';
 import { Statement } from './named-statement';
-import { withStatementSpans } from './pglite-pool';
 
 /** Injection token of the DatabaseLocation the service runs on. */
 export const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 
-/** The service's database: TypeORM connects and migrates; hot statements go straight to its pool (poolOf), one round trip each. */
+/** The service's database: its own pool, on which TypeORM migrates at start and every statement runs, one round trip each. */
 @Injectable()
 export class Database implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(Database.name);
-  private dataSource?: DataSource;
+  private ownPool?: Pool | PGlitePool;
   private readonly named: boolean;
   private pool!: QueryablePool;
   private runner?: PgStatementRunner;
@@ -46,14 +46,18 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       if (seedEmbeddedDatabase(this.location.dataDir))
         this.logger.log('New embedded database: copied from the template made at build time');
     }
-    await this.migrate();
-    const dataSource = this.dataSource ?? (await createDataSource(this.location));
-    this.dataSource = dataSource;
-    if (!dataSource.isInitialized) await dataSource.initialize();
-    const pool = poolOf(dataSource);
-    if ('url' in this.location) this.runner = new PgStatementRunner(pool as unknown as Pool, STATEMENT_DEADLINES);
-    // On PostgreSQL, instrumentation-pg traces the statements: PGlite's need spans of our own.
-    this.pool = this.runner ?? withStatementSpans(pool, EMBEDDED_DATABASE_NAME);
+    const pool = await createPool(this.location);
+    this.ownPool = pool;
+    await this.migrate(pool);
+    if (pool instanceof PGlitePool) {
+      // On PostgreSQL, instrumentation-pg traces the statements: PGlite's need spans of our own.
+      this.pool = withStatementSpans(pool, EMBEDDED_DATABASE_NAME);
+    } else {
+      // An idle connection the server drops (a restart, a terminated backend) is reported here; unheard, it would end the process.
+      pool.on('error', (error) => this.logger.warn(`A database connection in the pool failed: ${error.message}`));
+      this.runner = new PgStatementRunner(pool, STATEMENT_DEADLINES);
+      this.pool = this.runner;
+    }
     this.unreportPool = this.metrics.reportPool(pool);
     this.makeEmbeddedFilesPrivate();
   }
@@ -62,27 +66,28 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.unreportPool?.();
     this.runner?.close();
-    if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+    await this.ownPool?.end();
     this.makeEmbeddedFilesPrivate();
     this.unlockDataDir?.();
     this.unlockDataDir = undefined;
   }
 
-  private async migrate(): Promise<void> {
-    const applied = await this.runMigrations();
+  private async migrate(pool: Pool | PGlitePool): Promise<void> {
+    const applied = await this.runMigrations(pool);
     this.logger.log(
       applied.length === 0 ? 'Migrations: none pending' : `Migrations: applied ${applied.map((migration) => migration.name).join(', ')}`,
     );
   }
 
-  private async runMigrations(): Promise<Migration[]> {
-    if (!('url' in this.location)) {
-      this.dataSource = await createDataSource(this.location);
-      await this.dataSource.initialize();
-      return this.dataSource.runMigrations({ transaction: 'each' });
+  private async runMigrations(pool: Pool | PGlitePool): Promise<Migration[]> {
+    if (pool instanceof PGlitePool) {
+      // PGlite has one session: TypeORM migrates on the application's pool, which it must not end.
+      const migrating = await createDataSource(this.location, pool);
+      await migrating.initialize();
+      return migrating.runMigrations({ transaction: 'each' });
     }
-    const { url } = this.location;
-    const migrating = await createDataSource(this.location, 'migrating');
+    const { url } = this.location as { readonly url: string };
+    const migrating = await createDataSource(this.location);
     try {
       await migrating.initialize();
       return await withMigrationLock(url, () => migrating.runMigrations({ transaction: 'each' }));

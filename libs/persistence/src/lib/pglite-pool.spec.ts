@@ -1,17 +1,16 @@
 import { createTestDatabase } from '../testing';
 import { embeddedDatabaseOptions } from './embedded-database';
-import { type PGlitePool, pgliteDriver } from './pglite-pool';
+import { PGlitePool } from './pglite-pool';
 
-// The pool TypeORM makes on PGlite: each its own database, whatever else the process opened.
+// The application's pool on PGlite: each its own database, whatever else the process opened.
 
 async function newPool(): Promise<PGlitePool> {
   const { location } = await createTestDatabase();
   if (!('tarball' in location)) throw new Error('PGlite only: TEST_DATABASE_URL names a PostgreSQL server');
-  const { Pool } = pgliteDriver(await embeddedDatabaseOptions(location));
-  return new Pool();
+  return new PGlitePool(await embeddedDatabaseOptions(location));
 }
 
-const end = (pool: PGlitePool) => new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
+const end = (pool: PGlitePool) => pool.end();
 
 (process.env.TEST_DATABASE_URL ? describe.skip : describe)('PGlitePool', () => {
   let first: PGlitePool;

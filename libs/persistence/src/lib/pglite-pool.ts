@@ -8,7 +8,7 @@ type ConnectCallback = (error: Error | null, client: PGlitePool | null, release:
 const release = () => undefined;
 
 /**
- * node-postgres's Pool, as TypeORM's `driver` option uses it, on a PGlite of its own. PGlite has one
+ * node-postgres's Pool, as the service and TypeORM's `driver` option use it, on a PGlite of its own. PGlite has one
  * session: it is the pool's one client. Not typeorm-pglite, which keeps one PGlite per process
  * (docs/decisions/0006-database-access-public-api.md).
  */
@@ -34,19 +34,21 @@ export class PGlitePool extends EventEmitter {
     return (await database.exec(text)).at(-1) ?? { rows: [], fields: [] };
   }
 
-  end(callback: (error?: Error) => void): void {
-    this.database.then((database) => database.close()).then(() => callback(), callback);
+  /** Closes the PGlite, as pg's Pool ends: with a callback (TypeORM), or a promise. */
+  end(callback?: (error?: Error) => void): Promise<void> {
+    const closed = this.database.then((database) => database.close());
+    return callback ? closed.then(() => callback(), callback) : closed;
   }
 }
 
-/** A driver module for TypeORM's `driver` option whose every pool opens its own PGlite with `options`. */
-export function pgliteDriver(options: PGliteOptions): { readonly Pool: new () => PGlitePool } {
+/** A driver module for TypeORM's `driver` option, which makes its pool with `new`: this one hands over `pool`. */
+export function pgliteDriver(pool: PGlitePool): { readonly Pool: new () => PGlitePool } {
   return {
-    Pool: class extends PGlitePool {
+    Pool: class {
       constructor() {
-        super(options);
+        return pool;
       }
-    },
+    } as new () => PGlitePool,
   };
 }
 

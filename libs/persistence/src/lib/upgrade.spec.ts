@@ -14,7 +14,7 @@ import { CreatePets1763900000000 } from './migrations/1763900000000-create-pets'
 import { CreateApiKeys1764000000000 } from './migrations/1764000000000-create-api-keys';
 import { CreateIdempotencyRecords1764100000000 } from './migrations/1764100000000-create-idempotency-records';
 import { Statement } from './named-statement';
-import { pgliteDriver } from './pglite-pool';
+import { PGlitePool, pgliteDriver } from './pglite-pool';
 import { SqlApiKeyRepository } from './sql-api-key.repository';
 import { SqlPetRepository } from './sql-pet.repository';
 
@@ -41,7 +41,7 @@ async function dataSourceBeforeEntities(location: DatabaseLocation): Promise<Dat
   const options = { type: 'postgres', migrations: MIGRATIONS_BEFORE_ENTITIES, migrationsTransactionMode: 'each' } as const;
   if ('url' in location) return new DataSource({ ...options, url: location.url });
   if (!('dataDir' in location)) throw new Error('An embedded database to upgrade lives in a data directory');
-  return new DataSource({ ...options, driver: pgliteDriver(await embeddedDatabaseOptions(location)) });
+  return new DataSource({ ...options, driver: pgliteDriver(new PGlitePool(await embeddedDatabaseOptions(location))) });
 }
 
 describe('a database made before the entities', () => {
