@@ -1,3 +1,4 @@
+import { Agent, get } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describeOn, target } from './support/api';
@@ -25,6 +26,16 @@ function refusesConnections(hostname: string, port: number): Promise<boolean> {
       resolve(false);
     });
     probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A GET's status and Connection header, on `agent`'s connections (a kept-alive one, or a new one each time). */
+function statusAndConnection(url: string, agent: Agent, headers: Record<string, string> = {}): Promise<[number, string | undefined]> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent, headers }, (response) => {
+      response.resume();
+      response.once('end', () => resolve([response.statusCode ?? 0, response.headers.connection]));
+    }).once('error', reject);
   });
 }
 
@@ -101,6 +112,30 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(await stopped).toBe(0);
+  });
+
+  it('drains on SIGTERM: out of readiness at once, still serving, each answer closing its connection; then it stops accepting', async () => {
+    const drainMs = 3000;
+    const server = await startServer({ ...databaseEnv(target), SHUTDOWN_DRAIN_MS: String(drainMs), LOG_LEVEL: 'info' });
+    const { hostname, port } = new URL(server.url);
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    const fresh = new Agent({ keepAlive: false });
+    try {
+      expect(await statusAndConnection(`${server.url}/v1/pets`, keptAlive, AUTH)).toEqual([200, 'keep-alive']);
+      const signalled = Date.now();
+      const stopped = server.stop('SIGTERM');
+      await waitFor(async () => (await statusAndConnection(`${server.url}/readyz`, fresh))[0] === 503, '/readyz to answer 503');
+      expect(await statusAndConnection(`${server.url}/v1/pets`, keptAlive, AUTH)).toEqual([200, 'close']);
+      expect(await statusAndConnection(`${server.url}/v1/pets`, fresh, AUTH)).toEqual([200, 'close']);
+      expect((await statusAndConnection(`${server.url}/healthz`, fresh))[0]).toBe(200);
+      await waitFor(() => refusesConnections(hostname, Number(port)), 'the server to stop accepting connections after its drain');
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(drainMs);
+      expect(await stopped).toBe(0);
+      expect(await outputOnceItShows(server, `Draining for ${drainMs} ms`)).toContain(`Draining for ${drainMs} ms`);
+    } finally {
+      keptAlive.destroy();
+      fresh.destroy();
+    }
   });
 
   // Each rule is libs/config's to test (app-config.spec.ts); the process shows that a refused start

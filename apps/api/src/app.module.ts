@@ -5,6 +5,7 @@ import { AppConfig } from '@petstore/config';
 import { ErrorBodyFilter } from '@petstore/http-errors';
 import {
   type AppMetrics,
+  Drain,
   HealthController,
   METRICS_TOKEN,
   MetricsController,
@@ -25,7 +26,13 @@ export function databaseLocationOf(config: AppConfig): DatabaseLocation {
 /** The service's modules: ports bound to adapters, the app's own metrics registry, the Error body filter (createApp wraps it). */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig, apiKeys: readonly string[], location: DatabaseLocation, metrics: AppMetrics): DynamicModule {
+  static register(
+    config: AppConfig,
+    apiKeys: readonly string[],
+    location: DatabaseLocation,
+    metrics: AppMetrics,
+    drain: Drain,
+  ): DynamicModule {
     const persistence = PersistenceModule.forRoot(location);
     return {
       module: AppModule,
@@ -54,6 +61,7 @@ export class AppModule {
       controllers: config.metrics.onApiPort ? [HealthController, MetricsController] : [HealthController],
       providers: [
         { provide: AppConfig, useValue: config },
+        { provide: Drain, useValue: drain },
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },
         { provide: APP_FILTER, useValue: new ErrorBodyFilter(metrics.errorAnswers) },

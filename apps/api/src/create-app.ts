@@ -20,7 +20,7 @@ import {
   trustProxyOption,
 } from '@petstore/http';
 import { ErrorAnswerCounter, errorCodesOf } from '@petstore/http-errors';
-import { AccessLogController, type AppMetrics, createMetricsRegistry, observability, PinoNestLogger } from '@petstore/observability';
+import { AccessLogController, type AppMetrics, createMetricsRegistry, Drain, observability, PinoNestLogger } from '@petstore/observability';
 import type { DatabaseLocation } from '@petstore/persistence';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { maxHeaderSize, type ServerOptions } from 'node:http';
@@ -50,6 +50,8 @@ export interface PetstoreApp {
   readonly document: OpenAPIObject;
   /** This application's metrics, and only its own: for /metrics on a port of its own (server.ts). */
   readonly metrics: AppMetrics;
+  /** Started by server.ts on SIGTERM: out of readiness, connections closed after each answer. */
+  readonly drain: Drain;
 }
 
 /** The one composition root (server, export-openapi, tests); only what needs the whole app: document, schemas, CORS, 405s. */
@@ -64,7 +66,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
-  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), metrics);
+  const drain = new Drain();
+  const root = AppModule.register(config, apiKeys, options.database ?? databaseLocationOf(config), metrics, drain);
   const app = await NestFactory.create<NestFastifyApplication>(
     { ...root, imports: [...(root.imports ?? []), ...(options.imports ?? [])] },
     adapter,
@@ -77,11 +80,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   if (config.corsOrigins.length > 0) {
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
   }
-  if (options.documentOnly) return { app, document, metrics };
+  if (options.documentOnly) return { app, document, metrics, drain };
   // Connects the database, migrates and registers the routes.
   await app.init();
   apiRouteMethods.answerOtherMethodsWith405();
-  return { app, document, metrics };
+  return { app, document, metrics, drain };
 }
 
 function fastifyOptions(config: AppConfig, options: CreateAppOptions, errorAnswers: ErrorAnswerCounter): FastifyAdapterOptions {

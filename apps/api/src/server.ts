@@ -1,10 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type AppConfig, configVariablesHelp, InvalidConfigError, loadConfig } from '@petstore/config';
-import { serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
+import { type Drain, serveMetricsOnOwnPort, stopTracing, TRACING_HELP } from '@petstore/observability';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DOCS_PATH } from './api-docs';
 import { API_PREFIX } from './app.module';
 import { createApp } from './create-app';
@@ -26,7 +27,7 @@ function usage(): string {
 }
 
 async function bootstrap(config: AppConfig): Promise<void> {
-  const { app, metrics } = await createApp(config);
+  const { app, metrics, drain } = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
   const log = app.getHttpAdapter().getInstance().log;
   const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
@@ -34,7 +35,7 @@ async function bootstrap(config: AppConfig): Promise<void> {
   const { port: metricsPort, token: metricsToken } = config.metrics;
   const metricsServer =
     metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metrics, metricsPort, config.host, metricsToken);
-  closeGracefully(app, log, metricsServer);
+  closeGracefully(app, log, { drain, drainMs: config.shutdownDrainMs }, metricsServer);
 }
 
 /** Where a person on this machine reaches the service: a wildcard address at localhost. */
@@ -43,17 +44,31 @@ function originOf(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/** How long requests in flight get to finish after SIGTERM before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** How long requests in flight get to finish once the service stops accepting, before the process exits anyway. */
+const FINISH_MS = 4_000;
 
-/** On SIGTERM, SIGINT or an uncaught error: stop accepting, let requests finish, close the database, exit (close-with-grace). */
-function closeGracefully(app: NestFastifyApplication, log: FastifyBaseLogger, metricsServer?: Server): void {
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: log }, async ({ signal, err }) => {
+/**
+ * On SIGTERM: drain (out of readiness, still serving, each answer closing its connection) for drainMs, then stop accepting, let
+ * requests finish, close the database, exit; drain and finish together within Docker's 10 s. On SIGINT or an uncaught error,
+ * no drain. A second signal ends it at once (close-with-grace).
+ */
+function closeGracefully(
+  app: NestFastifyApplication,
+  log: FastifyBaseLogger,
+  { drain, drainMs }: { readonly drain: Drain; readonly drainMs: number },
+  metricsServer?: Server,
+): void {
+  closeWithGrace({ delay: drainMs + FINISH_MS, logger: log }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'Uncaught error: shutting down');
     else log.info(`${signal ?? 'exit'} received: shutting down`);
+    const server = app.getHttpServer();
+    if (signal === 'SIGTERM' && drainMs > 0) {
+      drain.start(server);
+      log.info(`Draining for ${drainMs} ms: /readyz answers 503, answers close their connections`);
+      await sleep(drainMs);
+    }
     metricsServer?.close();
     // Else a keep-alive connection that finishes after close() began holds the server open until its idle timeout.
-    const server = app.getHttpServer();
     setInterval(() => server.closeIdleConnections(), 50).unref();
     await app.close();
     await stopTracing((message) => log.warn(message));

@@ -1,5 +1,6 @@
 export * from './lib/access-log';
 export * from './lib/build-info';
+export * from './lib/drain';
 export * from './lib/health.controller';
 export * from './lib/metrics.controller';
 export * from './lib/metrics-registry';

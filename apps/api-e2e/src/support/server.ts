@@ -103,6 +103,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
       API_KEYS: TEST_API_KEY,
       HOST: '127.0.0.1',
       PORT: String(port),
+      // No drain on SIGTERM unless a test is about it: no balancer watches these servers.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

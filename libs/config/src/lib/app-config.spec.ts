@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       httpTimeouts: { headersMs: 10000, requestMs: 15000, keepAliveMs: 65000 },
+      shutdownDrainMs: 5000,
       idempotencyKeyLifetimeSeconds: 86400,
       metrics: { port: undefined, token: undefined, onApiPort: true },
       gitCommit: undefined,
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         HTTP_HEADERS_TIMEOUT_MS: '5000',
         HTTP_REQUEST_TIMEOUT_MS: '30000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+        SHUTDOWN_DRAIN_MS: '2000',
         IDEMPOTENCY_KEY_LIFETIME_SECONDS: '3600',
         REDIS_URL: 'redis://cache:6379',
         CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
@@ -72,6 +74,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1', 'loopback'],
       httpTimeouts: { headersMs: 5000, requestMs: 30000, keepAliveMs: 75000 },
+      shutdownDrainMs: 2000,
       idempotencyKeyLifetimeSeconds: 3600,
       metrics: { port: 9464, token: 'scrape-token-0123456789', onApiPort: false },
       gitCommit: '3d7a365f0c',
@@ -154,6 +157,7 @@ describe('loadConfig', () => {
     ['HTTP_HEADERS_TIMEOUT_MS', 1000, 600000],
     ['HTTP_REQUEST_TIMEOUT_MS', 1000, 600000],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 600000],
+    ['SHUTDOWN_DRAIN_MS', 0, 60000],
     ['METRICS_PORT', 1, 65535],
     ['IDEMPOTENCY_KEY_LIFETIME_SECONDS', 1, 2592000],
   ])('the integer variable %s', (variable, min, max) => {
@@ -165,7 +169,7 @@ describe('loadConfig', () => {
       }[variable] ?? {};
     const configured = (value: string) => {
       const config = loadConfig({ ...base, [variable]: value });
-      const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, idempotencyKeyLifetimeSeconds } = config;
+      const { port, rateLimitPerMinute, authFailuresPerMinute, metrics, idempotencyKeyLifetimeSeconds, shutdownDrainMs } = config;
       const { headersMs, requestMs, keepAliveMs } = config.httpTimeouts;
       return [
         port,
@@ -176,6 +180,7 @@ describe('loadConfig', () => {
         requestMs,
         keepAliveMs,
         idempotencyKeyLifetimeSeconds,
+        shutdownDrainMs,
       ];
     };
 
@@ -369,6 +374,7 @@ describe('the variables', () => {
       ['HTTP_HEADERS_TIMEOUT_MS', '10000'],
       ['HTTP_REQUEST_TIMEOUT_MS', '15000'],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '65000'],
+      ['SHUTDOWN_DRAIN_MS', '5000'],
       ['IDEMPOTENCY_KEY_LIFETIME_SECONDS', '86400'],
       ['REDIS_URL', '(unset)'],
       ['CORS_ORIGINS', '(unset)'],

@@ -160,6 +160,11 @@ const VARIABLES = {
     'time to receive a whole request, body included; at least HTTP_HEADERS_TIMEOUT_MS',
   ),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(HTTP_TIMEOUT_MS), '65000', 'how long an idle keep-alive connection is kept open'),
+  SHUTDOWN_DRAIN_MS: variable(
+    integer({ min: 0, max: 60_000 }),
+    '5000',
+    'after SIGTERM, how long the service keeps serving while /readyz answers 503, before it stops accepting connections',
+  ),
   /** A day, as the Idempotency-Key draft and Stripe suggest: longer than any client's retries, short enough to bound the table. */
   IDEMPOTENCY_KEY_LIFETIME_SECONDS: variable(
     integer({ min: 1, max: 30 * 24 * 3600 }),
@@ -269,6 +274,8 @@ export abstract class AppConfig {
   /** Whose X-Forwarded-For gives the client address: a hop count, trusted proxies (proxy-addr's forms), or false for none. */
   abstract readonly trustProxy: number | readonly string[] | false;
   abstract readonly httpTimeouts: HttpTimeouts;
+  /** After SIGTERM, how long the service keeps serving, out of readiness, before it stops accepting (docs/operations.md). */
+  abstract readonly shutdownDrainMs: number;
   /** How long the answer to a create with an Idempotency-Key is kept for its retries, in seconds. */
   abstract readonly idempotencyKeyLifetimeSeconds: number;
   /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
@@ -334,6 +341,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     idempotencyKeyLifetimeSeconds: parsed.IDEMPOTENCY_KEY_LIFETIME_SECONDS,
     metrics: {
       port: parsed.METRICS_PORT,

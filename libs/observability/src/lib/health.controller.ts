@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '@petstore/http';
+import { ApiException, HttpErrorCode } from '@petstore/http-errors';
+import { Drain } from './drain';
 
 /** What "ready to serve" means for this service; the app binds it (to a database check). */
 export abstract class ReadinessProbe {
@@ -20,7 +22,10 @@ interface Degraded {
 @ApiExcludeController()
 @Controller()
 export class HealthController {
-  constructor(private readonly readiness: ReadinessProbe) {}
+  constructor(
+    private readonly readiness: ReadinessProbe,
+    private readonly drain: Drain,
+  ) {}
 
   @Get('healthz')
   @Public()
@@ -31,6 +36,9 @@ export class HealthController {
   @Get('readyz')
   @Public()
   async ready(): Promise<typeof OK | Degraded> {
+    if (this.drain.draining) {
+      throw new ApiException(HttpErrorCode.ServiceUnavailable, 503, 'Shutting down: send new requests to another instance');
+    }
     const degraded = await this.readiness.check();
     return degraded.length === 0 ? OK : { status: 'degraded', degraded };
   }
