@@ -92,9 +92,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the built service with these variables (plus a free PORT) and waits until it answers /healthz. */
+/** Starts the built service with these variables (plus a free PORT, unless they name one) and waits until it answers /healthz. */
 export async function startServer(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [...SUITE_NODE_FLAGS, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
