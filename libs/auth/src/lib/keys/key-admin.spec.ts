@@ -28,12 +28,18 @@ describe('parseKeyCommand', () => {
 });
 
 describe('KeyAdminSocket', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'key-admin-'));
-  const path = join(dir, 'admin.sock');
   const keys = { list: jest.fn(), create: jest.fn(), revoke: jest.fn() };
-  const socket = new KeyAdminSocket(path, keys as unknown as IssuedKeys);
+  // Made in beforeAll, not as the file is read: a run that selects none of these tests makes no folder to leave behind.
+  let dir: string;
+  let path: string;
+  let socket: KeyAdminSocket;
 
-  beforeAll(() => socket.onApplicationBootstrap());
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'key-admin-'));
+    path = join(dir, 'admin.sock');
+    socket = new KeyAdminSocket(path, keys as unknown as IssuedKeys);
+    return socket.onApplicationBootstrap();
+  });
   afterAll(() => {
     socket.onApplicationShutdown();
     rmSync(dir, { recursive: true, force: true });
