@@ -1,4 +1,4 @@
-import { Body, Get, Headers, Param, Post, Query, type Type } from '@nestjs/common';
+import { Body, Get, Headers, Param, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { toErrorResponse } from '@petstore/http-errors';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -163,99 +163,69 @@ describe.each(['/v1', '/elsewhere'])("a handler's route schema, the route served
   });
 });
 
+/**
+ * Declares `@ApiController('things') class Things { @Post() handle(<decorator> input: <type>) {} }`, as TypeScript would emit it
+ * for each case (its `design:paramtypes` included), and returns what declaring it throws.
+ */
+function declaringThrows(decorator: ParameterDecorator, type: unknown): () => void {
+  return () => {
+    class Things {
+      handle(_input: unknown) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [type], Things.prototype, 'handle');
+    decorator(Things.prototype, 'handle', 0);
+    Post()(Things.prototype, 'handle', Object.getOwnPropertyDescriptor(Things.prototype, 'handle') as PropertyDescriptor);
+    ApiController('things')(Things);
+  };
+}
+
+class Nullable {
+  @IsOptional()
+  @IsString()
+  @ApiPropertyOptional({ nullable: true })
+  label?: string | null;
+}
+
+class Conditional {
+  @ValidateIf((thing: Conditional) => thing.label !== 'x')
+  @IsString()
+  label!: string;
+}
+
+class Ratio {
+  @ApiProperty()
+  ratio!: number;
+}
+
 describe('ApiController at start: a declaration the route would not check stops it, naming the fix', () => {
-  const declare = (controller: () => Type) => () => controller();
-
-  it('stops on a @Body() typed with an interface', () => {
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Post()
-          create(@Body() _body: { label: string }) {}
-        }
-        return Things;
-      }),
-    ).toThrow('Things.create: its @Body is not checked: take the whole @Body as one DTO class');
-  });
-
-  it('stops on a single query parameter taken by name', () => {
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Get()
-          list(@Query('code') _code: ThingQuery) {}
-        }
-        return Things;
-      }),
-    ).toThrow('Things.list: its @Query is not checked: take the whole @Query as one DTO class');
-  });
-
-  it('stops on a header read with @Headers()', () => {
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Get()
-          list(@Headers('if-match') _ifMatch: string) {}
-        }
-        return Things;
-      }),
-    ).toThrow('Things.list: a header read with @Headers() is neither checked nor documented');
-  });
-
-  it('stops on an @ApiProperty option that documents what the route would not check (nullable, say)', () => {
-    class Nullable {
-      @IsOptional()
-      @IsString()
-      @ApiPropertyOptional({ nullable: true })
-      label?: string | null;
-    }
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Post()
-          create(@Body() _body: Nullable) {}
-        }
-        return Things;
-      }),
-    ).toThrow("Nullable.label: @ApiProperty's nullable would be documented but not checked; remove it, or teach route-schemas.ts");
-  });
-
-  it('stops on a class-validator rule it does not compile (@ValidateIf)', () => {
-    class Conditional {
-      @ValidateIf((thing: Conditional) => thing.label !== 'x')
-      @IsString()
-      label!: string;
-    }
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Post()
-          create(@Body() _body: Conditional) {}
-        }
-        return Things;
-      }),
-    ).toThrow("Conditional.label: class-validator's conditionalValidation is no rule the service documents and checks yet");
-  });
-
-  it('stops on an input of a kind it cannot check yet (a number), naming where to teach it', () => {
-    class Ratio {
-      @ApiProperty()
-      ratio!: number;
-    }
-    expect(
-      declare(() => {
-        @ApiController('things')
-        class Things {
-          @Post()
-          create(@Body() _body: Ratio) {}
-        }
-        return Things;
-      }),
-    ).toThrow('ratio: number is no input route-schemas.ts checks yet');
+  it.each([
+    ['a @Body() typed with an interface', Body(), Object, 'Things.handle: its @Body is not checked: take the whole @Body as one DTO class'],
+    [
+      'a query parameter taken by name',
+      Query('code'),
+      ThingQuery,
+      'Things.handle: its @Query is not checked: take the whole @Query as one DTO class',
+    ],
+    [
+      'a header read with @Headers()',
+      Headers('if-match'),
+      String,
+      'Things.handle: a header read with @Headers() is neither checked nor documented',
+    ],
+    [
+      'an @ApiProperty option that documents what the route would not check (nullable)',
+      Body(),
+      Nullable,
+      "Nullable.label: @ApiProperty's nullable would be documented but not checked; remove it, or teach route-schemas.ts",
+    ],
+    [
+      'a class-validator rule it does not compile (@ValidateIf)',
+      Body(),
+      Conditional,
+      "Conditional.label: class-validator's conditionalValidation",
+    ],
+    ['an input of a kind it cannot check yet (a number)', Body(), Ratio, 'ratio: number is no input route-schemas.ts checks yet'],
+  ])('stops on %s', (_case, decorator, type, message) => {
+    expect(declaringThrows(decorator, type)).toThrow(message);
   });
 });
