@@ -8,5 +8,3 @@ export * from './lib/keys/issued-keys';
 export * from './lib/keys/key-admin';
 export * from './lib/keys/key-commands';
 export * from './lib/rate-limit/rate-limits';
-export * from './lib/rate-limit/rate-limit.api-docs';
-export * from './lib/auth-realm';

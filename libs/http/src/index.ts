@@ -10,6 +10,7 @@ export * from './lib/route-methods';
 export * from './lib/route-policy';
 export * from './lib/route-schemas';
 export * from './lib/security';
+export * from './lib/standard-answers';
 export * from './lib/trust-proxy';
 export * from './lib/http-protocol.plugin';
 export * from './lib/route-params';

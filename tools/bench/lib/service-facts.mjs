@@ -14,10 +14,11 @@ const SAMPLE_ROW = { id: '1', name: 'Rex', categoryId: '1', status: 'available' 
 /** The service's facts for a per-key limit of `perKeyPerMinute` (RATE_LIMIT_PER_MINUTE). */
 export async function serviceFacts(root, { perKeyPerMinute }) {
   const load = (path) => require(join(root, 'dist', path));
-  const { API_HEADERS } = load('libs/http/src/index.js');
+  const { API_HEADERS, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS, routePolicyOf } = load('libs/http/src/index.js');
   const { loadConfig } = load('libs/config/src/index.js');
-  const { rateLimitHeaders, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } = load('libs/auth/src/index.js');
-  const { GET_PET_DEPRECATION_HEADERS, IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
+  const { rateLimitHeaders } = load('libs/auth/src/index.js');
+  const { IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
+  const { PetsController } = load('libs/pets/src/lib/pets.controller.js');
   const { IDEMPOTENCY_KEY_MESSAGE } = load('libs/pets/src/lib/idempotency-key.header.js');
   const { IDEMPOTENCY_KEY_MAX_LENGTH } = load('libs/domain/src/index.js');
   const { SqlPetRepository } = load('libs/persistence/src/index.js');
@@ -25,7 +26,8 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
   const quota = { policy, limit: perKeyPerMinute, remaining: 0, resetSeconds: 0, exceeded: false };
   return {
     securityHeaders: API_HEADERS,
-    deprecationHeaders: { ...GET_PET_DEPRECATION_HEADERS },
+    // getPet's RouteHeaders: every answer of it carries them.
+    deprecationHeaders: routePolicyOf(PetsController.prototype.get).responseHeaders,
     rateLimit: {
       policy,
       limit: perKeyPerMinute,
@@ -52,6 +54,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
 async function petStatements(Repository) {
   const sent = [];
   const database = {
+    declare: () => undefined,
     query: async ({ name, text, prepare }, values) => {
       sent.push({ statement: prepare === false ? { text } : { name, text }, values });
       // The idempotent create's row says whether the key's claim was free: here it was, and the pet created.

@@ -4,7 +4,7 @@ import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { AuthMetrics } from './auth-metrics';
-import { AUTH_REALM } from './auth-realm';
+import { AUTH_REALM } from '@petstore/http';
 import { type AuthenticationRequest, BEARER_STRATEGY, BearerStrategy } from './bearer.strategy';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import { AUTH_REALM } from './auth-realm';
+import { AUTH_REALM } from '@petstore/http';
 import { parseApiKey, sha256 } from './keys/api-key-secret';
 import { IssuedKeys } from './keys/issued-keys';
 import type { Principal } from './bearer-auth.hook';

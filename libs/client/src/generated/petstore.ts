@@ -189,7 +189,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A query parameter is invalid */
+            /** @description A query parameter is invalid, unknown or given twice */
             400: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -253,7 +253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome */
+            /** @description Unexpected failure; details are logged with the request id, never returned */
             500: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -330,7 +330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than 32 levels; or the Idempotency-Key is malformed */
+            /** @description A query parameter is invalid, unknown or given twice; the body lacks required fields, contains invalid values, is not JSON, is not UTF-8 (or names another charset), or nests deeper than 32 levels; or the Idempotency-Key is malformed */
             400: {
                 headers: {
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
@@ -579,7 +579,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description petId is not a 64-bit integer */
+            /** @description A path parameter is invalid; a query parameter is invalid, unknown or given twice */
             400: {
                 headers: {
                     /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
@@ -610,6 +610,12 @@ export interface operations {
                 headers: {
                     /** @description The bearer challenge: `Bearer realm="petstore"`, with `error="invalid_token"` or `error="invalid_request"` when a credential was sent */
                     "WWW-Authenticate"?: string;
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
+                    /** @description The operation is removed on this date (RFC 8594) */
+                    Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /** @description The replacement: the pet list with its status filter */
+                    Link?: "</v1/pets>; rel=\"successor-version\"";
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
@@ -658,6 +664,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the rate-limit window resets */
                     "Retry-After"?: number;
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
+                    /** @description The operation is removed on this date (RFC 8594) */
+                    Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /** @description The replacement: the pet list with its status filter */
+                    Link?: "</v1/pets>; rel=\"successor-version\"";
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
@@ -675,9 +687,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unexpected failure; details are logged with the request id, never returned. `WRITE_OUTCOME_UNKNOWN`: the database connection was lost after a write was sent, so it may or may not have been done; a retry with the same `Idempotency-Key` gets the one outcome */
+            /** @description Unexpected failure; details are logged with the request id, never returned */
             500: {
                 headers: {
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
+                    /** @description The operation is removed on this date (RFC 8594) */
+                    Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /** @description The replacement: the pet list with its status filter */
+                    Link?: "</v1/pets>; rel=\"successor-version\"";
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */
@@ -700,6 +718,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    /** @description The operation has been deprecated since this moment, a Unix time (RFC 9745) */
+                    Deprecation?: "@1795392000";
+                    /** @description The operation is removed on this date (RFC 8594) */
+                    Sunset?: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /** @description The replacement: the pet list with its status filter */
+                    Link?: "</v1/pets>; rel=\"successor-version\"";
                     /** @description The limit that applies: `"per-key"` (requests per key) or `"auth-failures"` (failed authentications per client address); `q` requests per window of `w` seconds */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of it: `r` requests remaining, `t` seconds until the window resets */

@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
+import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
 import { ErrorBody } from './error-body.dto';
 import { HttpErrorCode } from './error-code';
-import { reasonPhraseOf, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response';
+import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response';
 
 /** An OpenAPI response header. */
 export interface ApiHeader {
@@ -23,31 +24,23 @@ export function ApiErrorResponse(status: number, description: string, code: stri
   return ApiResponse({ status, description, type: ErrorBody, example: { code, message, status }, headers: { ...headers } });
 }
 
-/** What an operation's 500 and 503 answers say beyond the protocol's words: the feature's own. */
-export interface ServerErrorDocs {
-  /** Added to the 500's description: the codes other than INTERNAL_ERROR a 500 may carry, and what each means. */
-  readonly internalErrorNote?: string;
-  /** The 503's example message: what the feature's unavailable error says (Node's reason phrase without one). */
-  readonly unavailableMessage?: string;
-}
-
-/** Documents 500 and 503, which any operation can answer, with the headers every answer of it carries. */
-export function ApiServerErrorResponses(headers: ApiHeaders = {}, { internalErrorNote, unavailableMessage }: ServerErrorDocs = {}) {
+/** Documents 500 and 503, which any operation can answer; `writes`: the operation may write, so its 500 may leave the outcome unknown. */
+export function ApiServerErrorResponses({ writes }: { readonly writes: boolean }) {
   const internalError = 'Unexpected failure; details are logged with the request id, never returned';
+  const outcomeUnknown = `\`${WriteOutcomeUnknownError.code}\`: the database connection was lost after a write was sent, so it may or may not have been done`;
   return applyDecorators(
     ApiErrorResponse(
       500,
-      internalErrorNote ? `${internalError}. ${internalErrorNote}` : internalError,
+      writes ? `${internalError}. ${outcomeUnknown}` : internalError,
       HttpErrorCode.InternalError,
       'Internal server error',
-      headers,
     ),
     ApiErrorResponse(
       503,
       'The database is unreachable, refuses writes (read-only) or did not answer in time; nothing was done. Retry after `Retry-After` seconds',
       HttpErrorCode.ServiceUnavailable,
-      unavailableMessage ?? reasonPhraseOf(503),
-      { 'Retry-After': RETRY_AFTER, ...headers },
+      new StoreUnavailableError().message,
+      { 'Retry-After': RETRY_AFTER },
     ),
   );
 }

@@ -28,7 +28,7 @@ const IF_NONE_MATCH_DESCRIPTION = [
 ].join(' ');
 
 /** Makes the route a conditional GET (RFC 9110 §13) and documents it, in one decorator so that the two cannot disagree. */
-export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOptions & { readonly headers: ApiHeaders }) {
+export function ApiConditionalGet({ headers, ...answer }: ApiResponseNoStatusOptions & { readonly headers?: ApiHeaders }) {
   const answerHeaders = { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...headers };
   return applyDecorators(
     RoutePolicy({ conditionalGet: true }),

@@ -1,13 +1,20 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
+import type { ApiHeaders } from '@petstore/http-errors';
 import type { FastifyContextConfig } from 'fastify';
 
 const ROUTE_POLICY = Symbol('route policy');
+const ANSWER_HEADERS = Symbol('documented answer headers');
+
+/** The policy a handler's decorators declared (RoutePolicy). */
+export function routePolicyOf(handler: object): FastifyContextConfig {
+  return (Reflect.getMetadata(ROUTE_POLICY, handler) as FastifyContextConfig | undefined) ?? {};
+}
 
 /** Adds `part` to the handler's policy (docs/decisions/0002); RouteConfig gets the whole so far, so decorators compose. */
 export function RoutePolicy(part: FastifyContextConfig): MethodDecorator {
   return (target, key, descriptor) => {
     const handler = descriptor.value as object;
-    const policy: FastifyContextConfig = { ...(Reflect.getMetadata(ROUTE_POLICY, handler) as FastifyContextConfig | undefined), ...part };
+    const policy: FastifyContextConfig = { ...routePolicyOf(handler), ...part };
     Reflect.defineMetadata(ROUTE_POLICY, policy, handler);
     RouteConfig(policy)(target, key, descriptor);
   };
@@ -33,9 +40,30 @@ export function Public(): MethodDecorator {
   return RoutePolicy({ public: true });
 }
 
-/** Every answer of the route, errors included, carries these headers (a deprecation's, say). */
-export function RouteHeaders(headers: Readonly<Record<string, string>>): MethodDecorator {
-  return RoutePolicy({ responseHeaders: headers });
+/** A header every answer of a route carries: its constant value, and what it means for the document. */
+export interface RouteHeader {
+  readonly value: string;
+  readonly description: string;
+}
+
+/** Every answer of the route, errors included, carries these headers (a deprecation's, say), and is documented with them. */
+export function RouteHeaders(headers: Readonly<Record<string, RouteHeader>>): MethodDecorator {
+  const values = Object.fromEntries(Object.entries(headers).map(([name, { value }]) => [name.toLowerCase(), value]));
+  const documented = Object.fromEntries(
+    Object.entries(headers).map(([name, { value, description }]) => [
+      name,
+      { description, schema: { type: 'string', enum: [value], example: value } },
+    ]),
+  );
+  return (target, key, descriptor) => {
+    Reflect.defineMetadata(ANSWER_HEADERS, documented, descriptor.value as object);
+    RoutePolicy({ responseHeaders: values })(target, key, descriptor);
+  };
+}
+
+/** The headers RouteHeaders documents on every answer of the handler. */
+export function documentedAnswerHeadersOf(handler: object): ApiHeaders {
+  return (Reflect.getMetadata(ANSWER_HEADERS, handler) as ApiHeaders | undefined) ?? {};
 }
 
 /** The route gets `request.rawBody` when the request carries `header` (lower case, as Node names headers). */

@@ -5,6 +5,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { DECORATORS, type SchemaObject } from '@nestjs/swagger';
 import { type ExactInteger, integerBounds } from './input-keywords';
 import { documentRulesOf } from './input-rules';
+import { documentStandardAnswers } from './standard-answers';
 
 /** The Fastify schema of one route. */
 export interface RouteSchemas {
@@ -35,7 +36,8 @@ const TYPE_OF_CONSTRUCTOR = new Map<unknown, string>([
 
 /**
  * A controller whose every route takes its Fastify schema from what its handler declares (docs/decisions/0007): the DTOs of
- * `@Param()`, `@Query()` and `@Body()`, and the 2xx answer its `ApiResponse` documents. The document reads the same declarations.
+ * `@Param()`, `@Query()` and `@Body()`, and the 2xx answer its `ApiResponse` documents. The document reads the same declarations,
+ * with the refusals they imply (documentStandardAnswers).
  */
 export function ApiController(path: string): ClassDecorator {
   return (controller) => {
@@ -45,7 +47,9 @@ export function ApiController(path: string): ClassDecorator {
       const handler = prototype[method];
       if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
       const descriptor = Object.getOwnPropertyDescriptor(prototype, method) as PropertyDescriptor;
-      RouteSchema(routeSchemaOf(controller as unknown as Type, method))(prototype, method, descriptor);
+      const schema = routeSchemaOf(controller as unknown as Type, method);
+      RouteSchema(schema)(prototype, method, descriptor);
+      documentStandardAnswers(controller as unknown as Type, method, schema);
     }
   };
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotentRequest } from '@petstore/domain';
 import { KeepRawBodyWith } from '@petstore/http';
 import { validationFailed } from '@petstore/http-errors';
@@ -49,7 +49,10 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 /** A keyed create's key, and the digest of the body's bytes as received: the same JSON written otherwise is another request. */
 export type IdempotencyKeyed = Omit<IdempotentRequest, 'principal'>;
 
-/** The header documented (no example: Swagger UI would send one key with every pet tried out), and the body's bytes kept with it. */
+/**
+ * The header documented (no example: Swagger UI would send one key with every pet tried out), with what it adds to the
+ * operation's 400 and 500 (documentStandardAnswers), and the body's bytes kept with it.
+ */
 const documentedAndBodyKept: ParameterDecorator = (target, key) => {
   const method = key as string | symbol;
   applyDecorators(
@@ -60,6 +63,8 @@ const documentedAndBodyKept: ParameterDecorator = (target, key) => {
       description: IDEMPOTENCY_KEY_DESCRIPTION,
       schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_VALUE_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
     }),
+    ApiResponse({ status: 400, description: 'or the Idempotency-Key is malformed' }),
+    ApiResponse({ status: 500, description: 'a retry with the same `Idempotency-Key` gets the one outcome' }),
   )(target, method, Object.getOwnPropertyDescriptor(target, method) as PropertyDescriptor);
 };
 

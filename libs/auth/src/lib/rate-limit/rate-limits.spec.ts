@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
+import { RATE_LIMIT_WINDOW_SECONDS } from '@petstore/http';
 import { rateLimitHeaders, RateLimits, UNKNOWN_KEY_LOOKUPS_PER_SECOND } from './rate-limits';
 
 /** Whether the policy's limiter (rate-limiter-flexible's own get()) still holds a count for the client. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from './rate-limit.api-docs';
+import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from '@petstore/http';
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 

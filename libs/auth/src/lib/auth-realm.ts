@@ -1,2 +1,0 @@
-/** Realm named in every WWW-Authenticate challenge. */
-export const AUTH_REALM = 'petstore';
