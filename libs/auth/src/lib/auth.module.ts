@@ -1,5 +1,4 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
 import { AuthMetrics } from './auth-metrics';
 import { BootstrapKeys } from './bearer.strategy';
 import { BearerAuthHook } from './bearer-auth.hook';
@@ -27,7 +26,7 @@ export class AuthModule {
   static register(options: AuthOptions): DynamicModule {
     return {
       module: AuthModule,
-      imports: [PassportModule, ...(options.imports ?? [])],
+      imports: options.imports,
       providers: [
         { provide: BootstrapKeys, useValue: new BootstrapKeys(options.apiKeys) },
         { provide: ApiKeyRepository, useExisting: options.keyRepository },

@@ -42,7 +42,10 @@ export interface AuthenticationRequest {
 /** The name the strategy goes by in passport. */
 export const BEARER_STRATEGY = 'bearer';
 
-/** passport-http-bearer (RFC 6750) resolving a token to a Principal: bootstrap keys first (no I/O), then issued keys. */
+/**
+ * passport-http-bearer (RFC 6750) resolving a token to a Principal: bootstrap keys first (no I/O), then issued keys. Used
+ * through the application's own Authenticator (BearerAuthHook); why passport's default one is written to: decision 0004.
+ */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
   constructor(

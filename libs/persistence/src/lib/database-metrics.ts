@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Gauge, Histogram, Registry } from 'prom-client';
 import { STATEMENT_DEADLINES } from './data-source';
-import { isNamedStatement, statementNames } from './named-statement';
 
 /** What node-postgres's Pool reports of its connections. */
 export interface PoolStats {
@@ -60,7 +59,6 @@ export class DatabaseMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, LONGEST_WAIT_SECONDS],
       registers: [registry],
     });
-    for (const statement of statementNames()) this.bindQueryDuration(statement);
   }
 
   /** Reports a pool in the gauges until the returned function is called. Only PostgreSQL has one; PGlite has a single session. */
@@ -70,18 +68,15 @@ export class DatabaseMetrics {
     return () => this.pools.delete(pool);
   }
 
-  /** Records how long a statement took; one not made by Statement.named is in no series. */
+  /** Records how long a statement took; one never declared (a test's, a tool's) is in no series. */
   observeQueryDuration(statement: string, seconds: number): void {
-    (this.byStatement.get(statement) ?? this.bindQueryDuration(statement))?.observe(seconds);
+    this.byStatement.get(statement)?.observe(seconds);
   }
 
-  /** Binds a statement's series once, and shows it at zero until the statement runs. */
-  private bindQueryDuration(statement: string): QueryDuration | undefined {
-    if (!isNamedStatement(statement)) return undefined;
+  /** Binds a declared statement's series, shown at zero until the statement runs. */
+  bindQueryDuration(statement: string): void {
     this.queryDuration.zero({ statement });
-    const series = this.queryDuration.labels(statement);
-    this.byStatement.set(statement, series);
-    return series;
+    this.byStatement.set(statement, this.queryDuration.labels(statement));
   }
 }
 

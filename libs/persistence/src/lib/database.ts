@@ -28,6 +28,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private runner?: PgStatementRunner;
   private unlockDataDir?: () => void;
   private unreportPool?: () => void;
+  /** This application's statements by name: a name is one statement per connection in PostgreSQL. */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     @Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation,
@@ -35,6 +37,19 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   ) {
     // PGlite has one session and no statement cache; PgBouncer before 1.21 cannot keep them across transactions.
     this.named = 'url' in location && location.preparedStatements;
+    this.declare([READ_ONLY]);
+  }
+
+  /** Declares a repository's statements, as it is made; a name given to two statements stops the start, naming the fix. */
+  declare(statements: readonly Statement[]): void {
+    for (const statement of statements) {
+      const known = this.statements.get(statement.name);
+      if (known !== undefined && known !== statement) {
+        throw new Error(`The statement name "${statement.name}" is given to two different statements: give each a name of its own`);
+      }
+      this.statements.set(statement.name, statement);
+      this.metrics.bindQueryDuration(statement.name);
+    }
   }
 
   /** Connects and brings the schema up to date before the service takes requests. */
@@ -107,6 +122,9 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   /** One statement's rows. StoreUnavailableError: unreachable or refused, nothing done; WriteOutcomeUnknownError: a write's answer lost. */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
+    if (this.statements.get(statement.name) !== statement && !statement.adHoc) {
+      throw new Error(`The statement "${statement.name}" was never declared: add it to its repository's database.declare([…])`);
+    }
     const started = performance.now();
     try {
       const result =

@@ -1,28 +1,46 @@
-import { mayWrite, namedStatements, Statement } from './named-statement';
-// The repositories' statements are named as their modules load: a copied name would fail here.
-import './sql-api-key.repository';
-import './sql-pet.repository';
+import { Registry } from 'prom-client';
+import { Database } from './database';
+import { DatabaseMetrics } from './database-metrics';
+import { mayWrite, Statement } from './named-statement';
+import { SqlApiKeyRepository } from './sql-api-key.repository';
+import { SqlPetRepository } from './sql-pet.repository';
 
-describe('Statement.named', () => {
-  it('refuses a name already given to another statement, naming the fix', () => {
-    Statement.named('test_statement', 'SELECT 1');
-    expect(() => Statement.named('test_statement', 'SELECT 2')).toThrow(
-      'The statement name "test_statement" is given to two different statements: give each a name of its own',
+/** A Database as the application makes it, with its repositories (nothing connected: only the constructors run). */
+function applicationDatabase(): { database: Database; declared: Statement[] } {
+  const declare = jest.spyOn(Database.prototype, 'declare');
+  const database = new Database({ url: 'postgres://127.0.0.1:1/unused', preparedStatements: true }, new DatabaseMetrics(new Registry()));
+  new SqlPetRepository(database);
+  new SqlApiKeyRepository(database);
+  const declared = declare.mock.calls.flatMap(([statements]) => statements);
+  declare.mockRestore();
+  return { database, declared };
+}
+
+describe('Statement', () => {
+  it('refuses, as the application is made, a name its Database already took for another statement, naming the fix', () => {
+    const { database } = applicationDatabase();
+    expect(() => database.declare([Statement.named('pets_find_by_id', 'SELECT 1')])).toThrow(
+      'The statement name "pets_find_by_id" is given to two different statements: give each a name of its own',
     );
   });
 
-  it('takes the same statement twice under its name', () => {
-    expect(Statement.named('test_same', 'SELECT 3')).toBe(Statement.named('test_same', 'SELECT 3'));
+  it('refuses to run a statement its repository never declared, naming the fix', async () => {
+    const { database } = applicationDatabase();
+    await expect(database.query(Statement.named('pets_undeclared', 'SELECT 1'), [])).rejects.toThrow(
+      'The statement "pets_undeclared" was never declared: add it to its repository\'s database.declare([…])',
+    );
+  });
+
+  it('keeps the statements of two applications in one process apart', () => {
+    const [first, second] = [applicationDatabase().database, applicationDatabase().database];
+    expect(() => first.declare([Statement.named('test_own', 'SELECT 1')])).not.toThrow();
+    expect(() => second.declare([Statement.named('test_own', 'SELECT 2')])).not.toThrow();
   });
 
   it('is the only way to make one: a literal of the same shape is no Statement', () => {
-    // @ts-expect-error -- npm test type-checks: a literal would bypass the name check and the reading of mayWrite.
+    // @ts-expect-error -- npm test type-checks: a literal would bypass the reading of mayWrite.
     const literal: Statement = { name: 'test_literal', text: 'UPDATE pets SET name = $1', mayWrite: false, prepare: true };
     expect(literal).not.toBeInstanceOf(Statement);
-  });
-
-  it('refuses a copied name of a repository', () => {
-    expect(() => Statement.named('pets_find_by_id', 'SELECT 1')).toThrow('give each a name of its own');
   });
 
   it('derives whether a statement writes from its text: a write copied from a read is a write', () => {
@@ -60,7 +78,7 @@ describe('Statement.named', () => {
   });
 
   it("takes the repositories' lookups, and only those, for reads", () => {
-    const reads = [...namedStatements()].filter(({ name, mayWrite }) => !name.startsWith('test_') && !mayWrite);
+    const reads = applicationDatabase().declared.filter(({ mayWrite }) => !mayWrite);
     expect(reads.map(({ name }) => name).sort()).toEqual([
       'api_keys_find_by_prefix',
       'api_keys_list',

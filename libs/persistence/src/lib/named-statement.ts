@@ -1,9 +1,10 @@
-/** Each name given so far, with its statement: a name is one statement per connection in PostgreSQL. */
-const statementByName = new Map<string, Statement>();
+/** The name of every statement of a test or a tool (Statement.adHoc). */
+const AD_HOC = 'ad hoc';
 
 /**
- * A SQL statement, made only by `Statement.named` (or `adHoc`): its name unique, whether it may write read from its text, so a
- * copied name or a write taken for a read cannot be written. Prepared, PostgreSQL parses it once per connection.
+ * A SQL statement, made only by `Statement.named` (or `adHoc`): whether it may write is read from its text, so a write taken
+ * for a read cannot be written. Its repository declares it to the application's Database, which refuses a name given twice.
+ * Prepared, PostgreSQL parses it once per connection.
  */
 export class Statement {
   /** false for a plain read (from the text): when its connection fails, it is simply not done. */
@@ -21,20 +22,19 @@ export class Statement {
     this.mayWrite = mayWrite(text);
   }
 
-  /** The statement under `name`; a name already given to another text throws as its module loads, not on PostgreSQL. */
+  /** The statement under `name`, which its repository declares to the Database (Database.declare). */
   static named(name: string, text: string, { prepare = true }: { readonly prepare?: boolean } = {}): Statement {
-    const known = statementByName.get(name);
-    if (known !== undefined && known.text !== text) {
-      throw new Error(`The statement name "${name}" is given to two different statements: give each a name of its own`);
-    }
-    const statement = known ?? new Statement(name, text, prepare);
-    statementByName.set(name, statement);
-    return statement;
+    return new Statement(name, text, prepare);
   }
 
-  /** A statement of a test or a tool: never prepared, in no metric series. */
+  /** A statement of a test or a tool: never prepared, declared nowhere, in no metric series. */
   static adHoc(text: string): Statement {
-    return new Statement('ad hoc', text, false);
+    return new Statement(AD_HOC, text, false);
+  }
+
+  /** Whether it is a test's or a tool's (Statement.adHoc). */
+  get adHoc(): boolean {
+    return this.name === AD_HOC;
   }
 }
 
@@ -44,19 +44,4 @@ export function mayWrite(text: string): boolean {
   const first = /^[\s(]*([a-z]+)/i.exec(code)?.[1]?.toUpperCase();
   if (first !== 'SELECT' && first !== 'WITH') return true;
   return /\b(insert|update|delete|merge|truncate|into|nextval|setval)\b/i.test(code);
-}
-
-/** The statements Statement.named has made so far: the code's, as their modules loaded. */
-export function namedStatements(): Iterable<Statement> {
-  return statementByName.values();
-}
-
-/** The names Statement.named has given so far. */
-export function statementNames(): Iterable<string> {
-  return statementByName.keys();
-}
-
-/** Whether Statement.named gave this name. */
-export function isNamedStatement(name: string): boolean {
-  return statementByName.has(name);
 }

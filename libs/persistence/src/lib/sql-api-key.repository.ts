@@ -36,6 +36,7 @@ type RevokedRow = ApiKeyRecord & { alreadyRevoked: boolean };
 export class SqlApiKeyRepository extends ApiKeyRepository {
   constructor(private readonly database: Database) {
     super();
+    database.declare([INSERT, FIND_BY_PREFIX, LIST, REVOKE_BY_ID, REVOKE_BY_PREFIX, TOUCH]);
   }
 
   async insert(key: { name: string; prefix: string; secretSha256: Buffer }): Promise<ApiKeyRecord | undefined> {

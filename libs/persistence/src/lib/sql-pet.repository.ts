@@ -84,6 +84,7 @@ type RecordRow = PetRow & { readonly sameRequest: boolean };
 export class SqlPetRepository extends PetRepository {
   constructor(private readonly database: Database) {
     super();
+    database.declare([LIST, LIST_BY_STATUS, FIND_BY_ID, INSERT, CREATE_ONCE, FIND_RECORD, DELETE_EXPIRED]);
   }
 
   async list(query: PetQuery): Promise<Pet[]> {

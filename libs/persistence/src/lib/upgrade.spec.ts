@@ -25,7 +25,7 @@ const MIGRATIONS_BEFORE_ENTITIES = [CreatePets1763900000000, CreateApiKeys176400
 
 const INT64_MAX = 9223372036854775807n;
 const FINGERPRINT = createHash('sha256').update('body').digest();
-const MIGRATIONS_RUN = Statement.named('test_migrations_run', 'SELECT id, name FROM migrations ORDER BY id');
+const MIGRATIONS_RUN = Statement.adHoc('SELECT id, name FROM migrations ORDER BY id');
 
 /** PostgreSQL's test database, or an embedded one in a data directory of its own (not in memory: it is closed and opened again). */
 async function databaseToUpgrade(): Promise<TestDatabase> {
