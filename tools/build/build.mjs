@@ -189,8 +189,8 @@ failOnMissingSources(SOURCES);
 rmSync(OUT_DIR, { recursive: true, force: true });
 const status = compile(SOURCES);
 if (status === 0) {
-  // `npm start` builds with --no-bundle: bundling takes longer than it saves that one start, and the
-  // modules as swc wrote them keep their own paths in stack traces. The image and the tests run the bundle.
+  // The image, `npm start`, the tests and the benches run the bundle; --no-bundle is for the tools that load swc's
+  // modules (migration:generate, the previous-release check, the profile of the floor).
   if (!process.argv.includes('--no-bundle')) await bundleService();
   await makeEmbeddedTemplate();
 }
