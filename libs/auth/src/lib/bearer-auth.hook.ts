@@ -4,7 +4,7 @@ import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import { AuthMetrics } from './auth-metrics';
-import { AUTH_REALM } from '@petstore/http';
+import { AUTH_REALM, RoutePolicy } from '@petstore/http';
 import { type AuthenticationRequest, BEARER_STRATEGY, BearerStrategy } from './bearer.strategy';
 import { clientAddressOf } from './rate-limit/client-address';
 import { type Quota, rateLimitHeaders, RateLimits } from './rate-limit/rate-limits';
@@ -138,12 +138,17 @@ export interface Principal {
   readonly keyId: string;
 }
 
-/** A handler's parameter: the API key that sent the request, which authentication set before any handler that is not `@Public()`. */
-export const Principal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const { principal, routeOptions } = context.switchToHttp().getRequest<FastifyRequest>();
-  if (!principal) throw new Error(`${routeOptions.url ?? 'A route'} takes @Principal() but is @Public(): no key was asked for`);
-  return principal;
-});
+// Declared in the route's policy, where @Public() on the same handler is refused as the class is declared.
+const takesPrincipal: ParameterDecorator = (target, key) => {
+  const method = key as string | symbol;
+  RoutePolicy({ takesPrincipal: true })(target, method, Object.getOwnPropertyDescriptor(target, method) as PropertyDescriptor);
+};
+
+/** A handler's parameter: the API key that sent the request, which authentication set; a `@Public()` handler cannot take it. */
+export const Principal = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest<FastifyRequest>().principal as Principal,
+  [takesPrincipal],
+);
 
 declare module 'fastify' {
   interface FastifyRequest {

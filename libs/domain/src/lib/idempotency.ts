@@ -19,3 +19,9 @@ export type CreateOnceResult =
   | { readonly outcome: 'replayed'; readonly pet: Pet }
   | { readonly outcome: 'mismatch' }
   | { readonly outcome: 'in-progress' };
+
+/** The domain's port for the records of idempotent requests past their lifetime: the sweeper's, apart from the pets'. */
+export abstract class IdempotencyRecordRepository {
+  /** Deletes at most `limit` expired records of idempotent requests (never their pets); returns how many. */
+  abstract deleteExpiredIdempotencyRecords(limit: number): Promise<number>;
+}

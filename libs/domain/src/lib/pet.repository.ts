@@ -17,6 +17,4 @@ export abstract class PetRepository {
     pet: NewPet & { readonly status: PetStatus },
     lifetimeSeconds: number,
   ): Promise<CreateOnceResult>;
-  /** Deletes at most `limit` expired records of idempotent requests (never their pets); returns how many. */
-  abstract deleteExpiredIdempotencyRecords(limit: number): Promise<number>;
 }

@@ -15,6 +15,12 @@ export function RoutePolicy(part: FastifyContextConfig): MethodDecorator {
   return (target, key, descriptor) => {
     const handler = descriptor.value as object;
     const policy: FastifyContextConfig = { ...routePolicyOf(handler), ...part };
+    if (policy.public && policy.takesPrincipal) {
+      throw new Error(
+        `${target.constructor.name}.${String(key)} is @Public() but takes @Principal(), which only an authenticated request has: ` +
+          'remove one of the two',
+      );
+    }
     Reflect.defineMetadata(ROUTE_POLICY, policy, handler);
     RouteConfig(policy)(target, key, descriptor);
   };
@@ -24,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Served without a bearer key (Public); auth requires one on every other route. */
     readonly public?: boolean;
+    /** The handler takes the caller's API key (@Principal()), so the route cannot be Public. */
+    readonly takesPrincipal?: boolean;
     /** Headers sent with every answer of the route, errors included (RouteHeaders). */
     readonly responseHeaders?: Readonly<Record<string, string>>;
     /** The request header whose presence makes the JSON parser keep the body's bytes in `rawBody` (KeepRawBodyWith). */

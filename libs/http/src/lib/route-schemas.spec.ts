@@ -1,4 +1,4 @@
-import { Body, Get, Headers, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, Headers, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { toErrorResponse } from '@petstore/http-errors';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -225,6 +225,12 @@ describe('ApiController at start: a declaration the route would not check stops 
       "Conditional.label: class-validator's conditionalValidation",
     ],
     ['an input of a kind it cannot check yet (a number)', Body(), Ratio, 'ratio: number is no input route-schemas.ts checks yet'],
+    [
+      'the whole request taken with @Req()',
+      Req(),
+      Object,
+      'Things.handle: takes the whole request or reply (@Req(), @Res(), @Next()), whose use no one can see from the route; take what it needs by a parameter decorator',
+    ],
   ])('stops on %s', (_case, decorator, type, message) => {
     expect(declaringThrows(decorator, type)).toThrow(message);
   });

@@ -76,6 +76,12 @@ function inputsOf(controller: Type, method: string, name: string): Map<RoutePara
   const inputs = new Map<RouteParamtypes, Type>();
   for (const [key, { index, data }] of Object.entries(args)) {
     const kind = Number(key.split(':')[0]) as RouteParamtypes;
+    if (WHOLE_REQUEST.has(kind)) {
+      throw new Error(
+        `${name}: takes the whole request or reply (@Req(), @Res(), @Next()), whose use no one can see from the route; ` +
+          'take what it needs by a parameter decorator (@Principal(), @RouteUrl(), @AnswerHeaders(), or one of its own)',
+      );
+    }
     if (kind === RouteParamtypes.HEADERS) {
       throw new Error(
         `${name}: a header read with @Headers() is neither checked nor documented as the service reads it; ` +
@@ -96,6 +102,8 @@ function inputsOf(controller: Type, method: string, name: string): Map<RoutePara
   }
   return inputs;
 }
+
+const WHOLE_REQUEST = new Set([RouteParamtypes.REQUEST, RouteParamtypes.RESPONSE, RouteParamtypes.NEXT]);
 
 const INPUT_DECORATORS = new Map<RouteParamtypes, string>([
   [RouteParamtypes.PARAM, '@Param'],

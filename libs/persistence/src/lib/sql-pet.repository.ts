@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   type CreateOnceResult,
+  type IdempotencyRecordRepository,
   type IdempotentRequest,
   isPetStatus,
   PetRepository,
@@ -79,9 +80,9 @@ const CREATE_ONCE_ATTEMPTS = 2;
 type ClaimRow = { readonly free: boolean } & ({ readonly id: null } | PetRow);
 type RecordRow = PetRow & { readonly sameRequest: boolean };
 
-/** The PetRepository port on PostgreSQL (or PGlite): one SQL statement per call. */
+/** The PetRepository and IdempotencyRecordRepository ports on PostgreSQL (or PGlite): one SQL statement per call. */
 @Injectable()
-export class SqlPetRepository extends PetRepository {
+export class SqlPetRepository extends PetRepository implements IdempotencyRecordRepository {
   constructor(private readonly database: Database) {
     super();
     database.declare([LIST, LIST_BY_STATUS, FIND_BY_ID, INSERT, CREATE_ONCE, FIND_RECORD, DELETE_EXPIRED]);

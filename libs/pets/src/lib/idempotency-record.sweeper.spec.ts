@@ -1,21 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { type Pet, PetRepository } from '@petstore/domain';
+import { IdempotencyRecordRepository } from '@petstore/domain';
 import { IdempotencyRecordSweeper, SWEEP_BATCH_SIZE, SWEEP_MAX_BATCHES } from './idempotency-record.sweeper';
 
 /** A repository whose expired records come out in batches of the sizes given, then none. */
-class SweptRepository extends PetRepository {
+class SweptRepository extends IdempotencyRecordRepository {
   readonly limits: number[] = [];
 
   constructor(private readonly batches: Array<number | Error>) {
     super();
   }
-
-  list = async (): Promise<Pet[]> => [];
-  findById = async () => undefined;
-  create = async (): Promise<Pet> => {
-    throw new Error('not used');
-  };
-  createOnce = async () => ({ outcome: 'in-progress' }) as const;
 
   async deleteExpiredIdempotencyRecords(limit: number): Promise<number> {
     this.limits.push(limit);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { PetRepository } from '@petstore/domain';
+import { IdempotencyRecordRepository } from '@petstore/domain';
 import { IDEMPOTENCY_OPTIONS, type IdempotencyOptions } from './idempotency.options';
 
 /** Records deleted per statement: a short transaction, a bounded number of row locks. */
@@ -17,7 +17,7 @@ export class IdempotencyRecordSweeper implements OnApplicationBootstrap, OnModul
   private sweeping?: Promise<number>;
 
   constructor(
-    private readonly pets: PetRepository,
+    private readonly records: IdempotencyRecordRepository,
     @Inject(IDEMPOTENCY_OPTIONS) private readonly options: IdempotencyOptions,
   ) {}
 
@@ -45,7 +45,7 @@ export class IdempotencyRecordSweeper implements OnApplicationBootstrap, OnModul
     let deleted = 0;
     try {
       for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
-        const count = await this.pets.deleteExpiredIdempotencyRecords(SWEEP_BATCH_SIZE);
+        const count = await this.records.deleteExpiredIdempotencyRecords(SWEEP_BATCH_SIZE);
         deleted += count;
         if (count < SWEEP_BATCH_SIZE) break;
       }

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
-import { PetRepository } from '@petstore/domain';
+import { IdempotencyRecordRepository, PetRepository } from '@petstore/domain';
 import { IdempotencyRecordSweeper } from './idempotency-record.sweeper';
 import { IDEMPOTENCY_OPTIONS, type IdempotencyOptions } from './idempotency.options';
 import { PetsController } from './pets.controller';
@@ -8,8 +8,8 @@ import { PetsService } from './pets.service';
 export interface PetsModuleOptions {
   /** Modules that provide the repository. */
   readonly imports: NonNullable<ModuleMetadata['imports']>;
-  /** The PetRepository adapter to store pets with. */
-  readonly repository: Type<PetRepository>;
+  /** The adapter to store pets with, and the records of their idempotent creates. */
+  readonly repository: Type<PetRepository & IdempotencyRecordRepository>;
   /** How creates with an Idempotency-Key are kept. */
   readonly idempotency: IdempotencyOptions;
 }
@@ -26,6 +26,7 @@ export class PetsModule {
         PetsService,
         IdempotencyRecordSweeper,
         { provide: PetRepository, useExisting: options.repository },
+        { provide: IdempotencyRecordRepository, useExisting: options.repository },
         { provide: IDEMPOTENCY_OPTIONS, useValue: options.idempotency },
       ],
     };

@@ -15,7 +15,6 @@ class RecordingRepository extends PetRepository {
 
   list = async () => [];
   findById = async () => undefined;
-  deleteExpiredIdempotencyRecords = async () => 0;
 
   async create(pet: NewPet & { status: PetStatus }): Promise<Pet> {
     this.createCalls.push(pet);
