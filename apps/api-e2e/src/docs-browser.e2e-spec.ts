@@ -148,11 +148,11 @@ describeInBrowser('Swagger UI at /docs, in Chromium', () => {
 
   it('calls its own origin only, and logs no error (a CSP refusal would be one), through every operation; after a reload, keeps the key and the server and calls the API again', async () => {
     // Every operation of the committed document: path parameters name a pet of the operation's own
-    // (whatever an operation does to its pet, the next ones have theirs), bodies are the new pet.
+    // (whatever an operation does to its pet, the next ones have theirs), bodies the operation's own example.
     const fill = (documented: DocumentedOperation, petId: string) => async (operation: Locator) => {
       for (const parameter of documented.parameters.filter((p) => p.in === 'path'))
         await parameterInput(operation, parameter.name).fill(petId);
-      if (documented.bodyExample !== undefined) await requestBodyEditor(operation).fill(NEW_PET);
+      if (documented.bodyExample !== undefined) await requestBodyEditor(operation).fill(documented.bodyExample);
     };
     const page = await authorizedPage();
     for (const operation of operations.filter(({ operationId }) => !page.tried.has(operationId))) {

@@ -200,11 +200,15 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     it('serves with unnamed statements when DATABASE_PREPARED_STATEMENTS=false (for poolers that cannot keep them)', async () => {
       const server = await startServer({ ...databaseEnv(target), DATABASE_PREPARED_STATEMENTS: 'false' });
       try {
-        const created = await fetch(`${server.url}/v1/pets`, { method: 'POST', headers: json, body: '{"name":"Unnamed","categoryId":3}' });
-        expect(created.status).toBe(201);
-        const { id } = (await created.json()) as { id: number };
-        // Every operation of the document, as its example request, its path parameters naming that pet.
+        // Every operation of the document, as its example request, its path parameters naming a pet of its own.
         for (const operation of operations) {
+          const created = await fetch(`${server.url}/v1/pets`, {
+            method: 'POST',
+            headers: json,
+            body: '{"name":"Unnamed","categoryId":3}',
+          });
+          expect(created.status).toBe(201);
+          const { id } = (await created.json()) as { id: number };
           const path = urlOf(operation, Object.fromEntries(operation.parameters.map((parameter) => [parameter.name, String(id)])));
           const body = operation.bodyExample;
           const response = await fetch(`${server.url}${path}`, { method: operation.method, headers: body ? json : AUTH, body });

@@ -111,7 +111,15 @@ export const exampleOf = (parameter: Parameter) => String(parameter.example ?? p
 export function bodyExampleOf({ operation }: DocumentedOperation): unknown {
   const content = (operation.requestBody as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)
     ?.content?.['application/json'];
-  return content ? Object.values(content.examples ?? {})[0]?.value : undefined;
+  if (!content) return undefined;
+  const [example] = Object.values(content.examples ?? {});
+  if (example === undefined) {
+    throw new Error(
+      `${operation.operationId ?? 'An operation'} takes a body but documents no example of it: give its @ApiBody() one ` +
+        "(examples: the tests that walk every operation send it, as Swagger UI's Try it out does)",
+    );
+  }
+  return example.value;
 }
 
 /** The document's base path (its first server's path, e.g. /v1): what the paths are relative to. */
