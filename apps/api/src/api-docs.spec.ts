@@ -25,6 +25,19 @@ describe('the OpenAPI document of every route', () => {
     expect(operationsOf(document).length).toBeGreaterThan(0);
   });
 
+  it("gives every operation a summary and a description (Spectral's rules in CI's lint: here, so that npm test says it first)", () => {
+    for (const [name, { summary, description }] of named(document)) {
+      expect({ name, summary: Boolean(summary), description: Boolean(description), fix: 'ApiOperation({ summary, description })' }).toEqual(
+        {
+          name,
+          summary: true,
+          description: true,
+          fix: expect.any(String),
+        },
+      );
+    }
+  });
+
   it('documents a JSON schema for every success that has a body', () => {
     for (const [name, operation] of named(document)) {
       const successes = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
