@@ -27,8 +27,19 @@ const POOL = {
   application_name: 'petstore',
 };
 
-/** Migrations run once at start on a connection of their own, without the serving pool's time limits. */
-const MIGRATION_POOL = { max: 1, connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs, application_name: 'petstore-migrations' };
+/**
+ * How long a migration's statement waits for a table's lock before it gives up, to be tried again (migrateWhenLocksAllow):
+ * less than a serving statement waits, so those queued behind its request are served (docs/operations.md, "Changing the schema").
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 500;
+
+/** Migrations run once at start on a connection of their own, without the serving pool's statement time limit. */
+const MIGRATION_POOL = {
+  max: 1,
+  connectionTimeoutMillis: STATEMENT_DEADLINES.connectMs,
+  lock_timeout: MIGRATION_LOCK_TIMEOUT_MS,
+  application_name: 'petstore-migrations',
+};
 
 /** The pool the service's statements run on, made and ended by the application: pg's, or one PGlite (docs/decisions/0006). */
 export async function createPool(location: DatabaseLocation): Promise<pg.Pool | PGlitePool> {
@@ -40,11 +51,17 @@ export async function createPool(location: DatabaseLocation): Promise<pg.Pool | 
  * TypeORM's DataSource, which migrates (and is TypeORM's CLI's: docs/decisions/0005-entities-and-migrations.md). On PostgreSQL,
  * a connection of its own; on PGlite, which has one session, the application's pool when it is given.
  */
-export async function createDataSource(location: DatabaseLocation, embedded?: PGlitePool): Promise<DataSource> {
+export async function createDataSource(
+  location: DatabaseLocation,
+  {
+    embedded,
+    migrations = MIGRATIONS,
+  }: { readonly embedded?: PGlitePool; readonly migrations?: PostgresDataSourceOptions['migrations'] } = {},
+): Promise<DataSource> {
   const common: Omit<PostgresDataSourceOptions, 'url' | 'driver' | 'extra'> = {
     type: 'postgres',
     entities: ENTITIES,
-    migrations: MIGRATIONS,
+    migrations,
     migrationsTransactionMode: 'each',
     synchronize: false,
     logger: new NestTypeOrmLogger(),

@@ -10,7 +10,7 @@ import { createDataSource, createPool, type DatabaseLocation, STATEMENT_DEADLINE
 import type { QueryablePool } from './driver-pool';
 import { DatabaseMetrics } from './database-metrics';
 import { EMBEDDED_DATABASE_NAME, seedEmbeddedDatabase } from './embedded-database';
-import { withMigrationLock } from './migration-lock';
+import { migrateWhenLocksAllow, withMigrationLock } from './migration-lock';
 import { PgStatementRunner } from './pg-statement-runner';
 import { PGlitePool, withStatementSpans } from './pglite-pool';
 import { Statement } from './named-statement';
@@ -97,7 +97,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private async runMigrations(pool: Pool | PGlitePool): Promise<Migration[]> {
     if (pool instanceof PGlitePool) {
       // PGlite has one session: TypeORM migrates on the application's pool, which it must not end.
-      const migrating = await createDataSource(this.location, pool);
+      const migrating = await createDataSource(this.location, { embedded: pool });
       await migrating.initialize();
       return migrating.runMigrations({ transaction: 'each' });
     }
@@ -105,7 +105,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     const migrating = await createDataSource(this.location);
     try {
       await migrating.initialize();
-      return await withMigrationLock(url, () => migrating.runMigrations({ transaction: 'each' }));
+      return await withMigrationLock(url, () => migrateWhenLocksAllow(migrating, this.logger));
     } catch (error) {
       if (!isMissingDatabase(error)) throw error;
       throw new Error(`The ${describeLocation(this.location)} does not exist: create it first (createdb, or CREATE DATABASE)`);
