@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { describeOn } from './support/api';
 import { tempDir, track } from './support/leftovers';
@@ -10,7 +11,8 @@ import { AUTH, freePort, type RunningServer, startServer, testDatabaseUrl } from
 // A rolling deploy through a real load balancer (docs/operations.md, "Shutdown and draining"): two
 // instances behind HAProxy, which checks /readyz every 500 ms and never retries, under a steady
 // mixed load from a client that does not retry either. Each instance is replaced in turn, and the
-// new release's migration (an added column: expand) is applied on the way. The client must see no
+// new release carries a migration (an added column: expand), which its first instance applies as it
+// starts. The new release is HEAD with that migration added, built in a git worktree. The client must see no
 // failure, no acknowledged create may be missing, and p99 during the deploy stays within 3 times
 // the steady p99. CI sets E2E_HAPROXY=1, which makes a missing HAProxy a failure.
 
@@ -22,8 +24,35 @@ const DRAIN_MS = Number(process.env.E2E_DEPLOY_DRAIN_MS ?? 2000);
 /** The first second's answers warm the instances' code up: the steady p99 is taken after it. */
 const WARM_UP_MS = 1000;
 const STEADY_MS = 3000;
+const ROOT = resolve(__dirname, '../../..');
+const MIGRATIONS = 'libs/persistence/src/lib/migrations';
 /** The new release's migration: a column added, nullable (docs/operations.md, "Changing the schema"). */
-const EXPAND = 'ALTER TABLE pets ADD COLUMN colour varchar(16)';
+const EXPAND_MIGRATION = `import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class AddPetColour1799000000000 implements MigrationInterface {
+  name = 'AddPetColour1799000000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE pets ADD COLUMN colour varchar(16)');
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE pets DROP COLUMN colour');
+  }
+}
+`;
+
+/** HEAD with EXPAND_MIGRATION added to its migrations, built in a git worktree: the release deployed. Its entry point. */
+function buildNextRelease(tree: string): string {
+  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', tree, 'HEAD'], { cwd: ROOT });
+  symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
+  writeFileSync(join(tree, MIGRATIONS, '1799000000000-add-pet-colour.ts'), EXPAND_MIGRATION);
+  const index = join(tree, MIGRATIONS, 'index.ts');
+  const listed = readFileSync(index, 'utf8').replace(/\];\s*$/, ', AddPetColour1799000000000];\n');
+  writeFileSync(index, `import { AddPetColour1799000000000 } from './1799000000000-add-pet-colour';\n${listed}`);
+  execFileSync(process.execPath, ['tools/build/build.mjs', '--no-bundle'], { cwd: tree, stdio: ['ignore', 'ignore', 'inherit'] });
+  return join(tree, 'dist/apps/api/src/main.js');
+}
 
 interface Outcome {
   readonly status: number | string;
@@ -124,9 +153,12 @@ const present = existsSync(HAPROXY);
   let databaseUrl: string;
   const running: RunningServer[] = [];
   let haproxy: ChildProcess | undefined;
+  const nextTree = join(tempDir('next-release'), 'tree');
+  let nextRelease: string;
 
   beforeAll(async () => {
     if (!present) throw new Error(`E2E_HAPROXY=1 but ${HAPROXY} is absent: apt-get install haproxy`);
+    nextRelease = buildNextRelease(nextTree);
     database = `${new URL(testDatabaseUrl()).pathname.slice(1)}_deploy_${process.pid}`;
     const client = admin();
     await client.connect();
@@ -141,6 +173,7 @@ const present = existsSync(HAPROXY);
     haproxy?.kill('SIGKILL');
     await Promise.all(running.map((server) => server.stop('SIGKILL')));
     keepAlive.destroy();
+    if (existsSync(nextTree)) execFileSync('git', ['worktree', 'remove', '--force', nextTree], { cwd: ROOT });
     if (!database) return;
     const client = admin();
     await client.connect();
@@ -150,8 +183,9 @@ const present = existsSync(HAPROXY);
 
   it('serves every request and keeps every acknowledged create while both instances are replaced', async () => {
     const ports = [await freePort(), await freePort()];
-    const instance = async (port: number) => {
-      const server = await startServer({ DATABASE_URL: databaseUrl, PORT: String(port), SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
+    const instance = async (port: number, main?: string) => {
+      const env = { DATABASE_URL: databaseUrl, PORT: String(port), SHUTDOWN_DRAIN_MS: String(DRAIN_MS) };
+      const server = await startServer(env, undefined, main);
       running.push(server);
       return server;
     };
@@ -167,14 +201,8 @@ const present = existsSync(HAPROXY);
     const deployFrom = Date.now();
     for (const [index, old] of instances.entries()) {
       expect(await old.stop('SIGTERM')).toBe(0);
-      if (index === 0) {
-        // The new release migrates as it starts (an expand migration: the old release, still serving, ignores the column).
-        const client = new Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(EXPAND);
-        await client.end();
-      }
-      instances[index] = await instance(ports[index]);
+      // The first new instance migrates as it starts (an expand migration: the old release, still serving, ignores the column).
+      instances[index] = await instance(ports[index], nextRelease);
       // Back in rotation after its first check, and its share of the load ramped up.
       await sleep(2000);
     }
@@ -191,7 +219,9 @@ const present = existsSync(HAPROXY);
     const client = new Client({ connectionString: databaseUrl });
     await client.connect();
     const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM pets WHERE id = ANY($1::bigint[])', [acknowledged]);
+    const migrated = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'pets' AND column_name = 'colour'");
     await client.end();
+    expect(migrated.rowCount).toBe(1);
     expect({ acknowledged: acknowledged.length, found: Number(rows[0].count) }).toEqual({
       acknowledged: acknowledged.length,
       found: acknowledged.length,

@@ -92,10 +92,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the built service with these variables (plus a free PORT, unless they name one) and waits until it answers /healthz. */
-export async function startServer(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<RunningServer> {
+/**
+ * Starts the built service (`main`: another build's, say a new release's) with these variables (plus a free PORT, unless they
+ * name one) and waits until it answers /healthz.
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS, main = MAIN): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, [...SUITE_NODE_FLAGS, MAIN], {
+  const child = spawn(process.execPath, [...SUITE_NODE_FLAGS, main], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
