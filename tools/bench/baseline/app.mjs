@@ -5,6 +5,7 @@
 // brings its own SQL (`queries`) and its own onRequest hook: server.mjs (bare) and
 // parity-server.mjs (parity).
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -25,6 +26,27 @@ export function baselineEnv(name) {
 export function createPool(databaseUrl, applicationName) {
   pg.types.setTypeParser(20, BigInt);
   return new pg.Pool({ connectionString: databaseUrl, max: 10, application_name: applicationName });
+}
+
+// The service's own entity-tag module (framework-free): the baselines tag and compare as it does.
+const { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } = createRequire(import.meta.url)(
+  '../../../dist/libs/http/src/lib/entity-tag.js',
+);
+
+/** The GET routes' onSend (the parity baseline's, and the Nest floor's on every route: only a 200 is tagged): the 200's ETag and Cache-Control, and 304 (no body) to an If-None-Match that names it. */
+export function conditionalGet(request, reply, payload, done) {
+  if (reply.statusCode !== 200) {
+    done(null, payload);
+    return;
+  }
+  const etag = entityTagOf(payload);
+  reply.header('etag', etag).header('cache-control', REVALIDATE_EACH_USE);
+  if (!ifNoneMatchNames(request.headers['if-none-match'], etag)) {
+    done(null, payload);
+    return;
+  }
+  reply.code(304).removeHeader('content-type');
+  done(null, null);
 }
 
 const INT64_MAX = 2n ** 63n - 1n;

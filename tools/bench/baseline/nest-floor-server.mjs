@@ -1,9 +1,10 @@
 // The Nest floor: the petstore's three routes as the least a NestJS app on the service's versions
 // can be (Nest on Fastify, a passport-http-bearer strategy behind AuthGuard('bearer'), ajv for the
 // query, path and body, fast-json-stringify for each 2xx), sending the service's own statements
-// (SERVICE_FACTS) on a pool of the service's size. None of the service's features: no security
-// headers, request ids, rate limits, logging, metrics, Idempotency-Key, deprecation headers, Link
-// or ETag. So service/floor is what the service adds on top of NestJS itself.
+// (SERVICE_FACTS) on a pool of the service's size, and the lists' conditional GET (an ETag, SHA-256
+// of the bytes; 304), which a careful app polled for its pages has too. None of the service's other
+// features: no security headers, request ids, rate limits, logging, metrics, Idempotency-Key,
+// deprecation headers or Link. So service/floor is what the service adds on top of NestJS itself.
 // Plain JavaScript has no decorator syntax: each decorator is called as TypeScript would call it.
 // Env: see baselineEnv in app.mjs.
 import 'reflect-metadata';
@@ -12,7 +13,7 @@ import { NestFactory } from '@nestjs/core';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import { FastifyAdapter, RouteSchema } from '@nestjs/platform-fastify';
 import { Strategy } from 'passport-http-bearer';
-import { baselineEnv, CREATE_BODY, createPool, LIST_QUERY, PET, serve } from './app.mjs';
+import { baselineEnv, conditionalGet, CREATE_BODY, createPool, LIST_QUERY, PET, serve } from './app.mjs';
 
 const { port, databaseUrl, apiKey, facts } = baselineEnv('floor');
 const pool = createPool(databaseUrl, 'petstore-floor');
@@ -82,4 +83,5 @@ class FloorModule {}
 Module({ controllers: [PetsController], providers: [BearerStrategy, { provide: POOL, useValue: pool }] })(FloorModule);
 
 const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+app.getHttpAdapter().getInstance().addHook('onSend', conditionalGet);
 await serve(app, pool, port, () => app.listen(port, '127.0.0.1'));

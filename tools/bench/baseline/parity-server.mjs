@@ -17,13 +17,12 @@
 // of createPet, request metrics, the access log, protocol guards, counting failed authentications,
 // and the replay of a key already used (the bench sends a new key per request; answered 409 here).
 import { createRequire } from 'node:module';
-import { baselineEnv, createBaseline, createPool, serve } from './app.mjs';
+import { baselineEnv, conditionalGet, createBaseline, createPool, serve } from './app.mjs';
 
 const require = createRequire(import.meta.url);
 // Small modules with no framework behind them: loading them costs the process nothing.
 const { BootstrapKeys } = require('../../../dist/libs/auth/src/lib/bearer.strategy.js');
 const { requestIdFor } = require('../../../dist/libs/http/src/lib/http-setup.js');
-const { entityTagOf, ifNoneMatchNames, REVALIDATE_EACH_USE } = require('../../../dist/libs/http/src/lib/entity-tag.js');
 
 const { port, databaseUrl, apiKey, facts } = baselineEnv('parity');
 const pool = createPool(databaseUrl, 'petstore-parity');
@@ -91,22 +90,6 @@ function admit(request, reply, done) {
     return;
   }
   done();
-}
-
-/** The GET routes' onSend: the 200's ETag and Cache-Control, and 304 (no body) to an If-None-Match that names it. */
-function conditionalGet(request, reply, payload, done) {
-  if (reply.statusCode !== 200) {
-    done(null, payload);
-    return;
-  }
-  const etag = entityTagOf(payload);
-  reply.header('etag', etag).header('cache-control', REVALIDATE_EACH_USE);
-  if (!ifNoneMatchNames(request.headers['if-none-match'], etag)) {
-    done(null, payload);
-    return;
-  }
-  reply.code(304).removeHeader('content-type');
-  done(null, null);
 }
 
 // The service's request ids: the caller's X-Request-Id when it is a plain token, else a UUID.
