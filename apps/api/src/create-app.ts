@@ -63,7 +63,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const requestTimeoutMs = config.httpTimeouts.requestMs;
   await fastify.register(observability, { registry, buildInfo: buildInfoOf(config), requestTimeoutMs });
   await fastify.register(httpProtocol, { errorAnswers: metrics.errorAnswers });
-  const apiRouteMethods = new RouteMethods(fastify, `/${API_PREFIX}/`);
   const apiKeys = options.documentOnly ? [] : apiKeysOf(config, fastify.log);
   if (!options.documentOnly) warnWhenMetricsServedNowhere(config, fastify.log);
   const drain = new Drain();
@@ -78,12 +77,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   metrics.errorAnswers.showCodes(errorCodesOf(app));
   serveApiDocs(app, document);
   if (config.corsOrigins.length > 0) {
+    const apiRouteMethods = app.get(RouteMethods);
     app.enableCors(corsOptions(config.corsOrigins, () => apiRouteMethods.served(), corsHeadersOf(document)));
   }
   if (options.documentOnly) return { app, document, metrics, drain };
-  // Connects the database, migrates and registers the routes.
+  // Connects the database, migrates and registers the routes (and the 405s: RouteMethods).
   await app.init();
-  apiRouteMethods.answerOtherMethodsWith405();
   return { app, document, metrics, drain };
 }
 

@@ -1,14 +1,16 @@
+import type { HttpAdapterHost } from '@nestjs/core';
 import Fastify from 'fastify';
 import { RouteMethods } from './route-methods';
 import { corsOptions } from './security';
 
-/** A bare Fastify with routes under /v1/ registered after RouteMethods, as the app does. */
+/** A bare Fastify with routes under /v1/ registered after RouteMethods is made, then the application's bootstrap, as Nest does. */
 async function appWith(routes: Record<string, string[]>) {
   const fastify = Fastify();
-  const methods = new RouteMethods(fastify, '/v1/');
+  const adapterHost = { httpAdapter: { getInstance: () => fastify } } as unknown as HttpAdapterHost;
+  const methods = new RouteMethods(adapterHost, '/v1/');
   for (const [url, served] of Object.entries(routes)) fastify.route({ method: served, url, handler: async () => ({ ok: true }) });
   fastify.get('/healthz', async () => ({ ok: true }));
-  methods.answerOtherMethodsWith405();
+  methods.onApplicationBootstrap();
   await fastify.ready();
   return { fastify, methods };
 }

@@ -1,19 +1,27 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 
+/** Injection token: the path prefix (`/v1/`) of the routes whose methods RouteMethods learns. */
+export const ROUTE_METHODS_PREFIX = Symbol('ROUTE_METHODS_PREFIX');
+
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** The methods each route under a prefix serves (405's Allow, CORS's). Create before the routes; then answerOtherMethodsWith405. */
-export class RouteMethods {
+/**
+ * The methods each route under a prefix serves (405's Allow, CORS's): learnt as Nest registers the routes (a provider is made
+ * before), and once they are all registered (application bootstrap), any other method of a known URL answers 405.
+ */
+@Injectable()
+export class RouteMethods implements OnApplicationBootstrap {
   private readonly servedByUrl = new Map<string, Set<string>>();
+  private readonly fastify: FastifyInstance;
   /** Set once the 405 routes are added: they serve nothing, so they are not learnt. */
   private complete = false;
 
-  constructor(
-    private readonly fastify: FastifyInstance,
-    prefix: string,
-  ) {
-    fastify.addHook('onRoute', (route) => {
+  constructor(adapterHost: HttpAdapterHost, @Inject(ROUTE_METHODS_PREFIX) prefix: string) {
+    this.fastify = adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    this.fastify.addHook('onRoute', (route) => {
       if (this.complete || !route.url.startsWith(prefix)) return;
       const served = this.servedByUrl.get(route.url) ?? new Set<string>();
       for (const method of [route.method].flat()) served.add(method);
@@ -29,7 +37,7 @@ export class RouteMethods {
   }
 
   /** Makes a method that a known route does not serve answer 405 with an Allow header, instead of Fastify's 404. */
-  answerOtherMethodsWith405(): void {
+  onApplicationBootstrap(): void {
     this.complete = true;
     for (const [url, served] of this.servedByUrl) {
       const allow = METHODS.filter((method) => served.has(method)).join(', ');
