@@ -2,7 +2,7 @@
 // service and the floor (baseline/nest-floor-server.mjs), each under V8's sampling profiler, on a
 // throw-away PostgreSQL database with 10k pets; the samples taken while the load ran are summed by
 // package (or by our own lib) and divided by the requests served, and the rows that differ most are
-// printed. The service runs unbundled (npm start's build), so that each sample names where it ran.
+// printed. The service runs unbundled (swc's modules, --no-bundle), so that each sample names where it ran.
 // BENCH_CASES picks cases (list20,list100,get,create), BENCH_DURATION the seconds of load,
 // BENCH_CONNECTIONS the connections (8), PROFILE_BY=function groups by function instead.
 // See tools/bench/README.md.

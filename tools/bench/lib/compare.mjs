@@ -10,7 +10,7 @@ import { benchServiceEnv } from './service-env.mjs';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * Builds the service (`buildArgs` go to the build: `--no-bundle` for npm start's build), runs
+ * Builds the service (`buildArgs` go to the build: `--no-bundle` for swc's modules alone), runs
  * `work(tool, databaseUrl)` on a throw-away database next to BENCH_DATABASE_URL, then stops every
  * child, drops the database and exits (1 on failure).
  */
