@@ -148,7 +148,13 @@ async function onServer(statement) {
 
 async function main() {
   const previous = process.env.PREVIOUS_RELEASE ?? 'HEAD^';
-  const commit = git('rev-parse', '--short', previous);
+  let commit;
+  try {
+    commit = git('rev-parse', '--short', '--verify', '--quiet', `${previous}^{commit}`);
+  } catch {
+    console.error(`No previous release: ${previous} names no commit here (a shallow clone? git fetch --deepen=1, or set PREVIOUS_RELEASE)`);
+    process.exit(1);
+  }
   if (sameFiles(previous, MIGRATIONS)) {
     console.log(`previous release ${commit}: its migrations are this build's; nothing changes under it`);
     return;
