@@ -2,11 +2,12 @@
 // rolling deploy must work on the schema this build migrates to. The previous release is HEAD's parent (PREVIOUS_RELEASE
 // names another commit or a tag): main is deployed commit by commit, so the parent is what runs while this one rolls out.
 // When its migrations are this build's, nothing changes under it and the check stops there. Otherwise it builds the parent in
-// a worktree, migrates a new PostgreSQL database with this build, starts the parent's server on it and calls every operation,
-// a keyed create and its replay included. A failure names the expand/contract step to take instead.
+// a worktree, migrates a new PostgreSQL database with this build, starts the parent's server on it and calls every operation
+// of the parent's own document (its example requests), a keyed create and its replay included. A failure names the
+// expand/contract step to take instead.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -110,24 +111,52 @@ async function startServer(root, databaseUrl, dataDir) {
   };
 }
 
-/** Every operation once, as a client of the previous release would call it; the first unexpected answer, or undefined. */
-async function smoke(url) {
-  const headers = { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' };
-  const body = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' });
-  const keyed = { ...headers, 'idempotency-key': `"${randomBytes(8).toString('hex')}"` };
-  const calls = [
-    ['createPet', 201, () => fetch(`${url}/v1/pets`, { method: 'POST', headers, body })],
-    ['createPet with an Idempotency-Key', 201, () => fetch(`${url}/v1/pets`, { method: 'POST', headers: keyed, body })],
-    ['its replay', 201, () => fetch(`${url}/v1/pets`, { method: 'POST', headers: keyed, body })],
-    ['listPets', 200, () => fetch(`${url}/v1/pets?limit=5`, { headers })],
-    ['listPets by status', 200, () => fetch(`${url}/v1/pets?status=available`, { headers })],
-    ['getPet', 200, () => fetch(`${url}/v1/pets/1`, { headers })],
-  ];
-  for (const [operation, expected, call] of calls) {
-    const answer = await call();
-    const text = await answer.text();
-    if (answer.status !== expected) return `${operation} answered ${answer.status}, not ${expected}: ${text}`;
-    if (operation === 'its replay' && answer.headers.get('idempotent-replayed') !== 'true') return `${operation} was not replayed`;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** The operations of a document (the previous release's own): method, URL template under its base path, the body's example. */
+function operationsOf(document) {
+  const base = new URL(document.servers[0].url).pathname.replace(/\/$/, '');
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({
+        name: operation.operationId,
+        method: method.toUpperCase(),
+        path: `${base}${path}`,
+        body: Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value,
+        creates: '201' in operation.responses,
+        keyed: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key'),
+      })),
+  );
+}
+
+/**
+ * Every operation of the previous release's document once, as its example request, its path parameters naming a pet of its own
+ * (made by the documented create); a create that takes an Idempotency-Key, keyed and replayed too. The first unexpected answer.
+ */
+async function smoke(url, document) {
+  const operations = operationsOf(document);
+  const create = operations.find((operation) => operation.creates && operation.body !== undefined);
+  const send = (operation, path, headers = {}) =>
+    fetch(`${url}${path}`, {
+      method: operation.method,
+      headers: { authorization: `Bearer ${API_KEY}`, ...(operation.body && { 'content-type': 'application/json' }), ...headers },
+      body: operation.body && JSON.stringify(operation.body),
+    });
+  const failure = async (operation, answer) => `${operation.name} answered ${answer.status}: ${await answer.text()}`;
+  for (const operation of operations) {
+    const made = await send(create, create.path);
+    if (!made.ok) return failure(create, made);
+    const { id } = await made.json();
+    const answer = await send(operation, operation.path.replace(/\{[^}]+\}/g, String(id)));
+    if (!answer.ok) return failure(operation, answer);
+    await answer.arrayBuffer();
+  }
+  for (const operation of operations.filter(({ keyed }) => keyed)) {
+    const key = { 'idempotency-key': `"${randomBytes(8).toString('hex')}"` };
+    const [first, replay] = [await send(operation, operation.path, key), await send(operation, operation.path, key)];
+    if (!first.ok) return failure(operation, first);
+    if (replay.headers.get('idempotent-replayed') !== 'true') return `${operation.name} with an Idempotency-Key was not replayed`;
   }
   return undefined;
 }
@@ -181,7 +210,7 @@ async function main() {
       problem = `${running.message}\n\nFix: ${fixFor(running.message)}.`;
     } else {
       servers.push(running);
-      const failure = await smoke(running.url);
+      const failure = await smoke(running.url, JSON.parse(readFileSync(join(tree, 'openapi/petstore.openapi.json'), 'utf8')));
       // Its log is complete once it has exited.
       await running.stop();
       if (failure) problem = `${failure}\n\nFix: ${fixFor(running.output() + failure)}.\n\nIts log:\n${running.output()}`;
