@@ -17,7 +17,7 @@ export async function serviceFacts(root, { perKeyPerMinute }) {
   const { API_HEADERS, RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS, routePolicyOf } = load('libs/http/src/index.js');
   const { loadConfig } = load('libs/config/src/index.js');
   const { rateLimitHeaders } = load('libs/auth/src/index.js');
-  const { IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.api-docs.js');
+  const { IDEMPOTENCY_RETRY_AFTER_SECONDS } = load('libs/pets/src/lib/pets.error-codes.js');
   const { PetsController } = load('libs/pets/src/lib/pets.controller.js');
   const { IDEMPOTENCY_KEY_MESSAGE } = load('libs/pets/src/lib/idempotency-key.header.js');
   const { IDEMPOTENCY_KEY_MAX_LENGTH } = load('libs/domain/src/index.js');

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { StoreUnavailableError, WriteOutcomeUnknownError } from '@petstore/domain';
+import type { ApiException } from './api.exception';
 import { ErrorBody } from './error-body.dto';
 import { HttpErrorCode } from './error-code';
 import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response';
@@ -22,6 +23,11 @@ const RETRY_AFTER: ApiHeader = {
 /** Documents one Error answer of an operation, with an example body and the headers it carries. */
 export function ApiErrorResponse(status: number, description: string, code: string, message: string, headers: ApiHeaders = {}) {
   return ApiResponse({ status, description, type: ErrorBody, example: { code, message, status }, headers: { ...headers } });
+}
+
+/** Documents the answer `refusal` makes, its example the refusal itself, so that the document shows what the service says. */
+export function ApiRefusal(refusal: ApiException, description: string, headers: ApiHeaders = {}) {
+  return ApiErrorResponse(refusal.getStatus(), description, refusal.code, refusal.message, headers);
 }
 
 /** Documents 500 and 503, which any operation can answer; `writes`: the operation may write, so its 500 may leave the outcome unknown. */

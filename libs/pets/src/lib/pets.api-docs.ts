@@ -1,11 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { PET_PAGE_MAX_LIMIT } from '@petstore/domain';
+import { PET_PAGE_MAX_LIMIT, PetNotFoundError } from '@petstore/domain';
 import { ApiConditionalGet, RouteHeaders } from '@petstore/http';
-import { type ApiHeader, ApiErrorResponse } from '@petstore/http-errors';
+import { type ApiHeader, ApiErrorResponse, ApiRefusal } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { PetDto } from './dto/pet.dto';
-import { PetsErrorCode } from './pets.error-codes';
+import { IDEMPOTENCY_RETRY_AFTER_SECONDS, PetsErrorCode, PetsRefusal } from './pets.error-codes';
 
 const matching = (pattern: string, example: string): ApiHeader['schema'] => ({ type: 'string', pattern, maxLength: 512, example });
 
@@ -22,9 +22,6 @@ const DEPRECATION_HEADERS = {
   Sunset: { value: GET_PET_SUNSET_AT.toUTCString(), description: 'The operation is removed on this date (RFC 8594)' },
   Link: { value: '</v1/pets>; rel="successor-version"', description: 'The replacement: the pet list with its status filter' },
 } as const;
-
-/** Seconds a retry is asked to wait for the first request with its Idempotency-Key, which takes milliseconds. */
-export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;
 
 const IDEMPOTENT_REPLAYED: ApiHeader = {
   description:
@@ -84,19 +81,12 @@ export function ApiCreatePet() {
         'Idempotent-Replayed': IDEMPOTENT_REPLAYED,
       },
     }),
-    ApiErrorResponse(
-      409,
+    ApiRefusal(
+      PetsRefusal.keyInProgress(),
       'A request with this Idempotency-Key is being processed right now; retry after `Retry-After` seconds to get its answer',
-      PetsErrorCode.IdempotencyKeyInProgress,
-      `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
       { 'Retry-After': IDEMPOTENCY_RETRY_AFTER },
     ),
-    ApiErrorResponse(
-      422,
-      'This Idempotency-Key was used with another request body; a new request needs a new key',
-      PetsErrorCode.IdempotencyKeyReused,
-      'This Idempotency-Key was used with another request body; send a new key for a new request',
-    ),
+    ApiRefusal(PetsRefusal.keyReused(), 'This Idempotency-Key was used with another request body; a new request needs a new key'),
   );
 }
 
@@ -111,6 +101,6 @@ export function ApiGetPet() {
       deprecated: true,
     }),
     ApiConditionalGet({ description: 'The animal exists', type: PetDto }),
-    ApiErrorResponse(404, 'The animal could not be found', PetsErrorCode.PetNotFound, 'No pet with id 1'),
+    ApiErrorResponse(404, 'The animal could not be found', PetsErrorCode.PetNotFound, new PetNotFoundError(1n).message),
   );
 }

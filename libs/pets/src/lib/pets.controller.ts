@@ -3,31 +3,14 @@ import { ApiTags } from '@nestjs/swagger';
 import { Principal } from '@petstore/auth';
 import type { Pet } from '@petstore/domain';
 import { AnswerHeaders, ApiController, RouteUrl } from '@petstore/http';
-import { ApiErrorCodes, ApiException } from '@petstore/http-errors';
+import { ApiErrorCodes } from '@petstore/http-errors';
 import { CreatePetDto } from './dto/create-pet.dto';
 import { ListPetsQueryDto } from './dto/list-pets-query.dto';
 import { PetPathDto } from './dto/pet-path.dto';
 import { IdempotencyKey, type IdempotencyKeyed } from './idempotency-key.header';
-import { ApiCreatePet, ApiGetPet, ApiListPets, IDEMPOTENCY_RETRY_AFTER_SECONDS } from './pets.api-docs';
-import { PetsErrorCode } from './pets.error-codes';
+import { ApiCreatePet, ApiGetPet, ApiListPets } from './pets.api-docs';
+import { PetsErrorCode, PetsRefusal } from './pets.error-codes';
 import { PetsService } from './pets.service';
-
-function keyInProgress(): ApiException {
-  return new ApiException(
-    PetsErrorCode.IdempotencyKeyInProgress,
-    409,
-    `A request with this Idempotency-Key is being processed; retry in ${IDEMPOTENCY_RETRY_AFTER_SECONDS} s`,
-    { 'retry-after': String(IDEMPOTENCY_RETRY_AFTER_SECONDS) },
-  );
-}
-
-function keyReused(): ApiException {
-  return new ApiException(
-    PetsErrorCode.IdempotencyKeyReused,
-    422,
-    'This Idempotency-Key was used with another request body; send a new key for a new request',
-  );
-}
 
 @ApiTags('pets')
 @ApiErrorCodes(Object.values(PetsErrorCode))
@@ -76,9 +59,9 @@ export class PetsController {
         answer.set('idempotent-replayed', 'true');
         return result.pet;
       case 'mismatch':
-        throw keyReused();
+        throw PetsRefusal.keyReused();
       case 'in-progress':
-        throw keyInProgress();
+        throw PetsRefusal.keyInProgress();
     }
   }
 
