@@ -62,7 +62,10 @@ export default tseslint.config(
             { sourceTag: 'type:http-errors', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:http-errors'] },
             { sourceTag: 'type:observability', onlyDependOnLibsWithTags: ['type:http-errors', 'type:http'] },
-            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: ['type:domain', 'type:config', 'type:data-dir'] },
+            {
+              sourceTag: 'type:persistence',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:config', 'type:data-dir', 'type:observability'],
+            },
             { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:domain', 'scope:shared'] },
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'scope:shared', 'type:auth'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },

@@ -1,5 +1,6 @@
-// Where the service's CPU per request goes beyond the Nest floor's: each case runs against the built
-// service and the floor (baseline/nest-floor-server.mjs), each under V8's sampling profiler, on a
+// Where one server's CPU per request goes beyond another's: by default the built service against the
+// floor (baseline/nest-floor-server.mjs); PROFILE_PAIR=floor,bare (or any two of service, floor,
+// parity, bare) compares others. Each case runs against both, each under V8's sampling profiler, on a
 // throw-away PostgreSQL database with 10k pets; the samples taken while the load ran are summed by
 // package (or by our own lib) and divided by the requests served, and the rows that differ most are
 // printed. The service runs unbundled (swc's modules, --no-bundle), so that each sample names where it ran.
@@ -76,15 +77,17 @@ function groupOf({ functionName, url }) {
   return process.env.PROFILE_BY === 'function' || where === 'native' ? `${where} ${functionName || '(anonymous)'}` : where;
 }
 
-function report(kase, service, floor) {
+const [FIRST, SECOND] = (process.env.PROFILE_PAIR ?? 'service,floor').split(',');
+
+function report(kase, first, second) {
   const total = (byGroup) => [...byGroup.values()].reduce((sum, value) => sum + value, 0);
   console.log(
-    `\n${kase.name} at ${CONNECTIONS} connections: service ${total(service.byGroup).toFixed(1)} µs/request (${Math.round(service.rps)} req/s), ` +
-      `floor ${total(floor.byGroup).toFixed(1)} (${Math.round(floor.rps)} req/s)`,
+    `\n${kase.name} at ${CONNECTIONS} connections: ${FIRST} ${total(first.byGroup).toFixed(1)} µs/request (${Math.round(first.rps)} req/s), ` +
+      `${SECOND} ${total(second.byGroup).toFixed(1)} (${Math.round(second.rps)} req/s)`,
   );
-  console.log('  service − floor   service    floor   where');
-  const groups = [...new Set([...service.byGroup.keys(), ...floor.byGroup.keys()])];
-  const rows = groups.map((group) => [group, service.byGroup.get(group) ?? 0, floor.byGroup.get(group) ?? 0]);
+  console.log(`  ${`${FIRST} − ${SECOND}`.padStart(15)} ${FIRST.padStart(9)} ${SECOND.padStart(8)}   where`);
+  const groups = [...new Set([...first.byGroup.keys(), ...second.byGroup.keys()])];
+  const rows = groups.map((group) => [group, first.byGroup.get(group) ?? 0, second.byGroup.get(group) ?? 0]);
   rows.sort((a, b) => Math.abs(b[1] - b[2]) - Math.abs(a[1] - a[2]));
   for (const [group, ours, theirs] of rows.slice(0, ROWS)) {
     console.log(`  ${(ours - theirs).toFixed(2).padStart(15)} ${ours.toFixed(2).padStart(9)} ${theirs.toFixed(2).padStart(8)}   ${group}`);
@@ -101,12 +104,15 @@ runFocusedBench(
     await stop(migrating.child);
     await growTo(databaseUrl, 0, 10_000);
     const facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
-    const service = { env: { DATABASE_URL: databaseUrl } };
-    const floor = {
-      script: 'tools/bench/baseline/nest-floor-server.mjs',
-      env: { DATABASE_URL: databaseUrl, API_KEY, SERVICE_FACTS: JSON.stringify(facts) },
+    const baseline = (script) => ({ script, env: { DATABASE_URL: databaseUrl, API_KEY, SERVICE_FACTS: JSON.stringify(facts) } });
+    const servers = {
+      service: { env: { DATABASE_URL: databaseUrl } },
+      floor: baseline('tools/bench/baseline/nest-floor-server.mjs'),
+      parity: baseline('tools/bench/baseline/parity-server.mjs'),
+      bare: baseline('tools/bench/baseline/server.mjs'),
     };
-    for (const kase of CASES) report(kase, await profile(tool, kase, service), await profile(tool, kase, floor));
+    if (!servers[FIRST] || !servers[SECOND]) throw new Error(`PROFILE_PAIR names two of ${Object.keys(servers).join(', ')}`);
+    for (const kase of CASES) report(kase, await profile(tool, kase, servers[FIRST]), await profile(tool, kase, servers[SECOND]));
   },
   { buildArgs: ['--no-bundle'] },
 );

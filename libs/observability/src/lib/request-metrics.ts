@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, onResponseHookHandler, RouteOptions } from 'fastify';
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { BoundHistogram } from './bound-histogram';
 
 export interface RequestMetricsOptions {
   /** The longest a request may take to arrive (HTTP_REQUEST_TIMEOUT_MS): the durations' top bucket. */
@@ -9,7 +10,7 @@ export interface RequestMetricsOptions {
 /** The route label of requests that match no route: one series, whatever URL they name. */
 const UNMATCHED = 'unmatched';
 
-type DurationChild = ReturnType<Histogram<'route' | 'method' | 'status_class'>['labels']>;
+type Observe = (seconds: number) => void;
 
 /** In-flight requests and durations by route template (never the raw URL), each route's series bound once: no labels per request. */
 export function registerRequestMetrics(fastify: FastifyInstance, registry: Registry, { requestTimeoutMs }: RequestMetricsOptions): void {
@@ -23,17 +24,16 @@ export function registerRequestMetrics(fastify: FastifyInstance, registry: Regis
       this.set(inFlight);
     },
   });
-  const duration = new Histogram({
-    name: 'petstore_http_request_duration_seconds',
-    help: 'Time from the request to its answer, by route template, method and status class',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: durationBuckets(requestTimeoutMs / 1000),
-    registers: [registry],
-  });
-  const byStatusClass = (route: string, method: string): DurationChild[] =>
-    ['1xx', '2xx', '3xx', '4xx', '5xx'].map((statusClass) => duration.labels(route, method, statusClass));
-  const observe = (children: DurationChild[] | undefined, reply: FastifyReply) =>
-    children?.[Math.floor(reply.statusCode / 100) - 1]?.observe(reply.elapsedTime / 1000);
+  const duration = new BoundHistogram(
+    registry,
+    'petstore_http_request_duration_seconds',
+    'Time from the request to its answer, by route template, method and status class',
+    durationBuckets(requestTimeoutMs / 1000),
+  );
+  const byStatusClass = (route: string, method: string): Observe[] =>
+    ['1xx', '2xx', '3xx', '4xx', '5xx'].map((statusClass) => duration.bind({ route, method, status_class: statusClass }));
+  const observe = (children: Observe[] | undefined, reply: FastifyReply) =>
+    children?.[Math.floor(reply.statusCode / 100) - 1]?.(reply.elapsedTime / 1000);
 
   // A response's 'close' comes whether it was sent or its client went away (Fastify's onResponse only in the first case).
   fastify.addHook('onRequest', (_request, reply, done) => {
@@ -50,7 +50,7 @@ export function registerRequestMetrics(fastify: FastifyInstance, registry: Regis
     route.onResponse = [...[route.onResponse ?? []].flat(), observeRoute];
   });
   // The methods Node's parser knows: a bounded set.
-  const unmatched = new Map<string, DurationChild[]>();
+  const unmatched = new Map<string, Observe[]>();
   fastify.addHook('onResponse', (request, reply, done) => {
     if (request.is404) {
       let children = unmatched.get(request.method);

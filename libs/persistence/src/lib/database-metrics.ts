@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Gauge, Histogram, Registry } from 'prom-client';
+import { BoundHistogram } from '@petstore/observability/histogram';
+import { Gauge, Registry } from 'prom-client';
 import { STATEMENT_DEADLINES } from './data-source';
 
 /** What node-postgres's Pool reports of its connections. */
@@ -13,14 +14,11 @@ export interface PoolStats {
 /** The longest the service waits for one statement: a connection, the answer, then a cancel's effect. */
 const LONGEST_WAIT_SECONDS = (STATEMENT_DEADLINES.connectMs + STATEMENT_DEADLINES.answerMs + STATEMENT_DEADLINES.cancelGraceMs) / 1000;
 
-type QueryDuration = Histogram.Internal<'statement'>;
-
 /** Pool gauges read at scrape time (nothing on the request path), and durations by the code's statement names (a bounded set). */
 @Injectable()
 export class DatabaseMetrics {
   private readonly pools = new Set<PoolStats>();
-  private readonly queryDuration: Histogram<'statement'>;
-  private readonly byStatement = new Map<string, QueryDuration>();
+  private readonly queryDuration: BoundHistogram;
 
   constructor(registry: Registry) {
     // Summed over the pools in use, read at each scrape.
@@ -52,13 +50,12 @@ export class DatabaseMetrics {
         this.set(sum((pool) => pool.waitingCount));
       },
     });
-    this.queryDuration = new Histogram({
-      name: 'petstore_db_query_duration_seconds',
-      help: 'Time to run a statement, from asking the pool for a connection to its answer, by statement name',
-      labelNames: ['statement'] as const,
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, LONGEST_WAIT_SECONDS],
-      registers: [registry],
-    });
+    this.queryDuration = new BoundHistogram(
+      registry,
+      'petstore_db_query_duration_seconds',
+      'Time to run a statement, from asking the pool for a connection to its answer, by statement name',
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, LONGEST_WAIT_SECONDS],
+    );
   }
 
   /** Reports a pool in the gauges until the returned function is called. Only PostgreSQL has one; PGlite has a single session. */
@@ -68,15 +65,9 @@ export class DatabaseMetrics {
     return () => this.pools.delete(pool);
   }
 
-  /** Records how long a statement took; one never declared (a test's, a tool's) is in no series. */
-  observeQueryDuration(statement: string, seconds: number): void {
-    this.byStatement.get(statement)?.observe(seconds);
-  }
-
-  /** Binds a declared statement's series, shown at zero until the statement runs. */
-  bindQueryDuration(statement: string): void {
-    this.queryDuration.zero({ statement });
-    this.byStatement.set(statement, this.queryDuration.labels(statement));
+  /** Records how long a declared statement took, in its series (shown at zero until it runs); a statement never declared has none. */
+  queryDurationOf(statement: string): (seconds: number) => void {
+    return this.queryDuration.bind({ statement }, true);
   }
 }
 

@@ -28,8 +28,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private runner?: PgStatementRunner;
   private unlockDataDir?: () => void;
   private unreportPool?: () => void;
-  /** This application's statements by name: a name is one statement per connection in PostgreSQL. */
-  private readonly statements = new Map<string, Statement>();
+  /** This application's statements by name (a name is one statement per connection in PostgreSQL), each with its duration series. */
+  private readonly statements = new Map<string, { readonly statement: Statement; readonly observe: (seconds: number) => void }>();
 
   constructor(
     @Inject(DATABASE_LOCATION) private readonly location: DatabaseLocation,
@@ -44,11 +44,11 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   declare(statements: readonly Statement[]): void {
     for (const statement of statements) {
       const known = this.statements.get(statement.name);
-      if (known !== undefined && known !== statement) {
+      if (known?.statement === statement) continue;
+      if (known !== undefined) {
         throw new Error(`The statement name "${statement.name}" is given to two different statements: give each a name of its own`);
       }
-      this.statements.set(statement.name, statement);
-      this.metrics.bindQueryDuration(statement.name);
+      this.statements.set(statement.name, { statement, observe: this.metrics.queryDurationOf(statement.name) });
     }
   }
 
@@ -122,7 +122,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   /** One statement's rows. StoreUnavailableError: unreachable or refused, nothing done; WriteOutcomeUnknownError: a write's answer lost. */
   async query<Row>(statement: Statement, values: unknown[]): Promise<Row[]> {
-    if (this.statements.get(statement.name) !== statement && !statement.adHoc) {
+    const declared = this.statements.get(statement.name);
+    if (declared?.statement !== statement && !statement.adHoc) {
       throw new Error(`The statement "${statement.name}" was never declared: add it to its repository's database.declare([…])`);
     }
     const started = performance.now();
@@ -135,7 +136,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       throw domainErrorFor(error, statement);
     } finally {
-      this.metrics.observeQueryDuration(statement.name, (performance.now() - started) / 1000);
+      declared?.observe((performance.now() - started) / 1000);
     }
   }
 

@@ -1,0 +1,2 @@
+// For libs that record metrics without the rest of this lib (persistence): prom-client alone.
+export { BoundHistogram } from './lib/bound-histogram';
