@@ -82,6 +82,7 @@ Reflect.decorate([Controller('v1/pets'), UseGuards(AuthGuard('bearer'))], PetsCo
 class FloorModule {}
 Module({ controllers: [PetsController], providers: [BearerStrategy, { provide: POOL, useValue: pool }] })(FloorModule);
 
-const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false, abortOnError: false });
+// No Nest middleware: without @fastify/middie, as the service runs (docs/performance.md, "Reads at the Nest floor").
+const app = await NestFactory.create(FloorModule, new FastifyAdapter({ skipMiddie: true }), { logger: false, abortOnError: false });
 app.getHttpAdapter().getInstance().addHook('onSend', conditionalGet);
 await serve(app, pool, port, () => app.listen(port, '127.0.0.1'));
