@@ -3,6 +3,7 @@
 // with the service's SQL and none of its features), the parity baseline (the service's SQL and
 // per-answer behaviour written by hand) and the bare one (the brief's SQL and nothing else).
 // `--smoke`: 10k rows, one short run per case (the baselines in the first only), and a non-zero exit on any error or 5xx.
+// `--built`: the tree is built already (CI, after `npm run openapi`), so no `npm run build` first.
 // See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -267,7 +268,7 @@ async function main() {
     `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s, sizes ${CONFIG.sizes.join(', ')}`,
   );
   const loadAtStart = loadavg();
-  await runCommand('npm', ['run', 'build'], { cwd: ROOT });
+  if (!process.argv.includes('--built')) await runCommand('npm', ['run', 'build'], { cwd: ROOT });
   CONFIG.facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
 
   await createDatabase(CONFIG.adminUrl, DATABASE);
