@@ -108,6 +108,20 @@ export default tseslint.config(
     },
   },
   {
+    // Persistence records its durations in observability's histograms and imports nothing else of that lib.
+    files: ['libs/persistence/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@petstore/observability', message: 'persistence imports BoundHistogram from @petstore/observability/histogram' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests (and their helpers). Jest's asymmetric matchers (expect.any(), expect.objectContaining(), ...)
     // are typed `any`, in an expected value and as a matcher's argument (toThrow(expect.objectContaining(...))).
     // A test double stands in for an async API with `async` methods that await nothing: `async` gives
