@@ -2,7 +2,7 @@
 // Nest, the key store and the database, loaded by main.ts only then.
 import 'reflect-metadata';
 import { ConsoleLogger, Logger } from '@nestjs/common';
-import { IssuedKeys, runKeyCommand } from '@petstore/auth';
+import { IssuedKeys, runKeyCommand } from '@petstore/auth/key-store';
 import { type KeyCommand, KeyCommandError, type KeyCommandResult } from '@petstore/auth/key-commands';
 import type { loadDatabaseConfig } from '@petstore/config';
 import { Database, DatabaseMetrics, DataDirInUseError, SqlApiKeyRepository } from '@petstore/persistence';
