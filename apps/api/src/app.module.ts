@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
-import { AppConfig } from '@petstore/config';
+import type { AppConfig } from '@petstore/config';
 import { ROUTE_METHODS_PREFIX, RouteMethods } from '@petstore/http';
 import { ErrorBodyFilter } from '@petstore/http-errors';
 import {
@@ -61,7 +61,6 @@ export class AppModule {
       // /metrics on the API's port unless it has a port of its own (server.ts) or, in production, no token.
       controllers: config.metrics.onApiPort ? [HealthController, MetricsController] : [HealthController],
       providers: [
-        { provide: AppConfig, useValue: config },
         { provide: Drain, useValue: drain },
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },

@@ -251,60 +251,8 @@ const environment = z
     },
   );
 
-type Environment = z.output<typeof environment>;
-
-/** The service's configuration: read from the environment once, then passed around typed. */
-export abstract class AppConfig {
-  abstract readonly port: number;
-  abstract readonly host: string;
-  /** PostgreSQL URL; undefined means the embedded database under `dataDir`. */
-  abstract readonly databaseUrl: string | undefined;
-  /** Whether hot queries use named prepared statements (off behind a pooler that cannot keep them). */
-  abstract readonly preparedStatements: boolean;
-  abstract readonly dataDir: string;
-  abstract readonly apiKeys: readonly string[];
-  /** Requests per minute for each API key. */
-  abstract readonly rateLimitPerMinute: number;
-  /** Failed authentications per minute for each client address. */
-  abstract readonly authFailuresPerMinute: number;
-  /** Redis for rate limits shared by every instance; undefined counts in each instance's memory. */
-  abstract readonly redisUrl: string | undefined;
-  /** Origins allowed to call the API from a browser; empty means CORS is off. */
-  abstract readonly corsOrigins: readonly string[];
-  /** Whose X-Forwarded-For gives the client address: a hop count, trusted proxies (proxy-addr's forms), or false for none. */
-  abstract readonly trustProxy: number | readonly string[] | false;
-  abstract readonly httpTimeouts: HttpTimeouts;
-  /** After SIGTERM, how long the service keeps serving, out of readiness, before it stops accepting (docs/operations.md). */
-  abstract readonly shutdownDrainMs: number;
-  /** How long the answer to a create with an Idempotency-Key is kept for its retries, in seconds. */
-  abstract readonly idempotencyKeyLifetimeSeconds: number;
-  /** Who may scrape /metrics: on its own port (not the API's), and/or only with a bearer token. */
-  abstract readonly metrics: MetricsAccess;
-  /** The commit the service was built from, as its deployment names it; undefined when it does not. */
-  abstract readonly gitCommit: string | undefined;
-  abstract readonly logLevel: Environment['LOG_LEVEL'];
-  abstract readonly production: boolean;
-}
-
-/** Where /metrics is served and what it asks of a scraper. */
-export interface MetricsAccess {
-  /** A port of its own, on HOST; undefined serves /metrics on the API's port, if onApiPort. */
-  readonly port: number | undefined;
-  /** A bearer token the scraper must send; undefined asks for none. */
-  readonly token: string | undefined;
-  /** Whether the API's port serves it: without a port of its own, outside production or with a token (else nowhere). */
-  readonly onApiPort: boolean;
-}
-
-/** Time limits of the HTTP server, in milliseconds. */
-export interface HttpTimeouts {
-  /** To receive a request's headers. */
-  readonly headersMs: number;
-  /** To receive a whole request, body included; at least headersMs. */
-  readonly requestMs: number;
-  /** How long an idle keep-alive connection is kept open. */
-  readonly keepAliveMs: number;
-}
+/** The service's configuration: read from the environment once (loadConfig), then passed around typed. */
+export type AppConfig = ReturnType<typeof loadConfig>;
 
 export class InvalidConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -314,7 +262,7 @@ export class InvalidConfigError extends Error {
 }
 
 /** Validates the trimmed environment (empty: unset); throws InvalidConfigError with each variable's first problem, then cross-checks. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
+export function loadConfig(env: Readonly<Record<string, string | undefined>>) {
   const read = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name]?.trim() || undefined]));
   const result = environment.safeParse(read);
   if (!result.success) {
@@ -327,15 +275,20 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
   return {
     port: parsed.PORT,
     host: parsed.HOST,
+    /** Undefined: the embedded database under `dataDir`. */
     databaseUrl: parsed.DATABASE_URL,
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     dataDir: parsed.DATA_DIR,
     apiKeys: parsed.API_KEYS ?? [],
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: parsed.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+    /** Undefined: rate limits counted in each instance's memory. */
     redisUrl: parsed.REDIS_URL,
+    /** Empty: CORS is off. */
     corsOrigins: parsed.CORS_ORIGINS?.split(',') ?? [],
+    /** A hop count, trusted proxies (proxy-addr's forms), or false for none. */
     trustProxy: parsed.TRUST_PROXY ?? false,
+    /** In milliseconds; a request's includes its headers'. */
     httpTimeouts: {
       headersMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
       requestMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
@@ -343,15 +296,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     },
     shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS,
     idempotencyKeyLifetimeSeconds: parsed.IDEMPOTENCY_KEY_LIFETIME_SECONDS,
+    /** Who may scrape /metrics: on a port of its own (on HOST), and/or only with a bearer token. */
     metrics: {
       port: parsed.METRICS_PORT,
       token: parsed.METRICS_TOKEN,
+      /** Without a port of its own, outside production or with a token (else nowhere). */
       onApiPort: parsed.METRICS_PORT === undefined && (parsed.NODE_ENV !== 'production' || parsed.METRICS_TOKEN !== undefined),
     },
     gitCommit: parsed.GIT_COMMIT,
     logLevel: parsed.LOG_LEVEL,
     production: parsed.NODE_ENV === 'production',
-  };
+  } as const;
 }
 
 /** The database settings alone, validated as the service does, for tools that run beside it (the key CLI). */
