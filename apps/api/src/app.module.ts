@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule, keyAdminSocketPath } from '@petstore/auth';
 import type { AppConfig } from '@petstore/config';
-import { ROUTE_METHODS_PREFIX, RouteMethods } from '@petstore/http';
+import { RouteMethods } from '@petstore/http';
 import { ErrorBodyFilter } from '@petstore/http-errors';
 import {
   type AppMetrics,
@@ -65,7 +65,6 @@ export class AppModule {
         { provide: METRICS_TOKEN, useValue: config.metrics.token },
         { provide: ReadinessProbe, useFactory: readinessOf, inject: [Database] },
         { provide: APP_FILTER, useValue: new ErrorBodyFilter(metrics.errorAnswers) },
-        { provide: ROUTE_METHODS_PREFIX, useValue: `/${API_PREFIX}/` },
         RouteMethods,
       ],
     };

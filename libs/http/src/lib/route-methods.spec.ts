@@ -3,12 +3,17 @@ import Fastify from 'fastify';
 import { RouteMethods } from './route-methods';
 import { corsOptions } from './security';
 
-/** A bare Fastify with routes under /v1/ registered after RouteMethods is made, then the application's bootstrap, as Nest does. */
+/**
+ * A bare Fastify with operations (routes whose config says so, as @ApiController's) registered after RouteMethods is made, and
+ * a route that is none, then the application's bootstrap, as Nest does.
+ */
 async function appWith(routes: Record<string, string[]>) {
   const fastify = Fastify();
   const adapterHost = { httpAdapter: { getInstance: () => fastify } } as unknown as HttpAdapterHost;
-  const methods = new RouteMethods(adapterHost, '/v1/');
-  for (const [url, served] of Object.entries(routes)) fastify.route({ method: served, url, handler: async () => ({ ok: true }) });
+  const methods = new RouteMethods(adapterHost);
+  for (const [url, served] of Object.entries(routes)) {
+    fastify.route({ method: served, url, config: { operation: true }, handler: async () => ({ ok: true }) });
+  }
   fastify.get('/healthz', async () => ({ ok: true }));
   methods.onApplicationBootstrap();
   await fastify.ready();
@@ -24,9 +29,11 @@ describe('RouteMethods', () => {
     expect([thing.statusCode, thing.headers['allow']]).toEqual([405, 'GET, HEAD, PATCH, DELETE']);
   });
 
-  it('knows every method the API serves, a newly added one included, and nothing outside the prefix', async () => {
-    const { methods } = await appWith({ '/v1/things': ['GET', 'POST'], '/v1/things/:id': ['PUT'] });
-    expect(methods.served()).toEqual(['GET', 'HEAD', 'POST', 'PUT']);
+  it("knows every method the API's operations serve, a newly added one included, wherever their paths, and nothing else", async () => {
+    const { fastify, methods } = await appWith({ '/v1/things': ['GET', 'POST'], '/v1/things/:id': ['PUT'], '/elsewhere': ['DELETE'] });
+    expect(methods.served()).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+    expect((await fastify.inject({ method: 'GET', url: '/elsewhere' })).statusCode).toBe(405);
+    expect((await fastify.inject({ method: 'POST', url: '/healthz' })).statusCode).toBe(404);
   });
 
   it('is what CORS allows', async () => {

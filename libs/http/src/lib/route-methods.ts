@@ -1,16 +1,14 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { ApiException, HttpErrorCode } from '@petstore/http-errors';
 
-/** Injection token: the path prefix (`/v1/`) of the routes whose methods RouteMethods learns. */
-export const ROUTE_METHODS_PREFIX = Symbol('ROUTE_METHODS_PREFIX');
-
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
- * The methods each route under a prefix serves (405's Allow, CORS's): learnt as Nest registers the routes (a provider is made
- * before), and once they are all registered (application bootstrap), any other method of a known URL answers 405.
+ * The methods each of the API's operations serves (405's Allow, CORS's): the routes ApiController declares, learnt as Nest
+ * registers them (a provider is made before); once all are registered (application bootstrap), any other method of their URLs
+ * answers 405.
  */
 @Injectable()
 export class RouteMethods implements OnApplicationBootstrap {
@@ -19,10 +17,10 @@ export class RouteMethods implements OnApplicationBootstrap {
   /** Set once the 405 routes are added: they serve nothing, so they are not learnt. */
   private complete = false;
 
-  constructor(adapterHost: HttpAdapterHost, @Inject(ROUTE_METHODS_PREFIX) prefix: string) {
+  constructor(adapterHost: HttpAdapterHost) {
     this.fastify = adapterHost.httpAdapter.getInstance<FastifyInstance>();
     this.fastify.addHook('onRoute', (route) => {
-      if (this.complete || !route.url.startsWith(prefix)) return;
+      if (this.complete || !route.config?.operation) return;
       const served = this.servedByUrl.get(route.url) ?? new Set<string>();
       for (const method of [route.method].flat()) served.add(method);
       if (served.has('GET')) served.add('HEAD');
@@ -30,7 +28,7 @@ export class RouteMethods implements OnApplicationBootstrap {
     });
   }
 
-  /** Every method some route under the prefix serves, in the usual order. */
+  /** Every method some operation serves, in the usual order. */
   served(): string[] {
     const all = new Set([...this.servedByUrl.values()].flatMap((served) => [...served]));
     return METHODS.filter((method) => all.has(method));

@@ -28,6 +28,8 @@ export function RoutePolicy(part: FastifyContextConfig): MethodDecorator {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** One of the API's operations (ApiController): its URL's other methods answer 405, and CORS allows its methods. */
+    readonly operation?: boolean;
     /** Served without a bearer key (Public); auth requires one on every other route. */
     readonly public?: boolean;
     /** The handler takes the caller's API key (@Principal()), so the route cannot be Public. */

@@ -5,6 +5,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import { DECORATORS, type SchemaObject } from '@nestjs/swagger';
 import { type ExactInteger, integerBounds } from './input-keywords';
 import { documentRulesOf } from './input-rules';
+import { RoutePolicy } from './route-policy';
 import { documentStandardAnswers } from './standard-answers';
 
 /** The Fastify schema of one route. */
@@ -49,6 +50,7 @@ export function ApiController(path: string): ClassDecorator {
       const descriptor = Object.getOwnPropertyDescriptor(prototype, method) as PropertyDescriptor;
       const schema = routeSchemaOf(controller as unknown as Type, method);
       RouteSchema(schema)(prototype, method, descriptor);
+      RoutePolicy({ operation: true })(prototype, method, descriptor);
       documentStandardAnswers(controller as unknown as Type, method, schema);
     }
   };
