@@ -27,6 +27,14 @@ export function ApiErrorResponse(status: number, description: string, code: stri
 
 /** Documents the answer `refusal` makes, its example the refusal itself, so that the document shows what the service says. */
 export function ApiRefusal(refusal: ApiException, description: string, headers: ApiHeaders = {}) {
+  const documented = Object.keys(headers).map((name) => name.toLowerCase());
+  const undocumented = Object.keys(refusal.headers).filter((name) => !documented.includes(name.toLowerCase()));
+  if (undocumented.length > 0) {
+    throw new Error(
+      `The ${refusal.getStatus()} ${refusal.code} refusal sends ${undocumented.join(', ')}, which its ApiRefusal does not document: ` +
+        'pass it in the headers argument',
+    );
+  }
   return ApiErrorResponse(refusal.getStatus(), description, refusal.code, refusal.message, headers);
 }
 
