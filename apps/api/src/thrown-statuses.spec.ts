@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { committedDocument, operationsOf } from './testing/document';
 import { thrownStatusProblems } from './testing/thrown-statuses';
 
-// A status a handler throws is documented on its operation, read from the source: a refusal no test triggers is caught too.
+// A status a handler (or a service it calls) throws is documented on its operation, read from the source: a refusal no test
+// triggers is caught too.
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -19,7 +20,7 @@ describe('the statuses route handlers throw', () => {
     expect(read.flatMap(({ handlers }) => handlers)).toHaveLength(operationsOf(committedDocument()).length);
   });
 
-  it('are refused, naming the fix, when undocumented or unreadable', async () => {
+  it("are refused, naming the fix, when undocumented (the handler's own, or its service's) or unreadable", async () => {
     const { problems } = await thrownStatusProblems(resolve(__dirname, 'testing/undocumented-refusal.fixture.ts'));
     expect(problems).toEqual([
       expect.stringMatching(
@@ -27,6 +28,9 @@ describe('the statuses route handlers throw', () => {
       ),
       expect.stringMatching(
         /^UndocumentedRefusalController\.throwsUnreadable throws `error`, whose status cannot be read from its source: /,
+      ),
+      expect.stringMatching(
+        /^UndocumentedRefusalController\.finds throws `new PetNotFoundError\(1n\)` in FixtureService \(404\), which its operation does not document: add ApiErrorResponse\(404, …\) /,
       ),
     ]);
   });
