@@ -40,8 +40,8 @@ const CONFIG = {
   // Before the first repetition of each case, connection count and target only: the later
   // repetitions find the process JIT-warm and its pool connections open.
   warmupSeconds: positiveInt('BENCH_WARMUP', SMOKE ? 0 : 1, { allowZero: true }),
-  // Before a server's first measured run: a new process takes 4-6 s of load to reach its steady rate (JIT, heap growth),
-  // and the first case was measured on that ramp (docs/performance.md, "Reads at the Nest floor").
+  // Before a server's first measured run instead: a new process takes seconds of load to reach its steady rate (JIT, heap
+  // growth), and the first case was measured on that ramp (docs/performance.md, "A server's first seconds of load").
   firstWarmupSeconds: positiveInt('BENCH_FIRST_WARMUP', SMOKE ? 0 : 6, { allowZero: true }),
   // The smoke run checks answers under load, not figures: the busier of the two is enough.
   connections: SMOKE ? [64] : [8, 64],
