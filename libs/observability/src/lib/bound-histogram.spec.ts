@@ -46,6 +46,16 @@ describe('BoundHistogram', () => {
     expect(text).toContain(`${NAME}_count{route="/declared"} 0`);
   });
 
+  it("writes labels bound twice (in any order) as one series, holding both observers' values", async () => {
+    const registry = new Registry();
+    const histogram = new BoundHistogram(registry, NAME, 'h', BUCKETS);
+    histogram.bind({ route: '/v1/pets', method: 'GET' })(0.5);
+    histogram.bind({ method: 'GET', route: '/v1/pets' }, true)(0.05);
+
+    expect((await registry.metrics()).match(new RegExp(`${NAME}_count`, 'g'))).toHaveLength(1);
+    expect(await registry.metrics()).toContain(`${NAME}_count{route="/v1/pets",method="GET"} 2`);
+  });
+
   it('starts again from zero when the registry is reset', async () => {
     const registry = new Registry();
     const observe = new BoundHistogram(registry, NAME, 'h', BUCKETS).bind({ route: '/v1/pets' }, true);

@@ -7,7 +7,7 @@ interface Series {
   readonly labels: Labels;
   readonly counts: number[];
   sum: number;
-  readonly shownAtZero: boolean;
+  shownAtZero: boolean;
 }
 
 /**
@@ -17,7 +17,8 @@ interface Series {
 export class BoundHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series: Series[] = [];
+  /** By their labels: labels bound twice are one series, as Prometheus requires. */
+  private readonly series = new Map<string, Series>();
 
   constructor(
     registry: Registry,
@@ -31,8 +32,10 @@ export class BoundHistogram {
 
   /** Records a value in the series of these labels; the series is written once it holds one, or at once if `shownAtZero`. */
   bind(labels: Labels, shownAtZero = false): (value: number) => void {
-    const series: Series = { labels, counts: new Array<number>(this.buckets.length + 1).fill(0), sum: 0, shownAtZero };
-    this.series.push(series);
+    const key = JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+    const series = this.series.get(key) ?? { labels, counts: new Array<number>(this.buckets.length + 1).fill(0), sum: 0, shownAtZero };
+    series.shownAtZero ||= shownAtZero;
+    this.series.set(key, series);
     const { buckets } = this;
     return (value) => {
       let bucket = 0;
@@ -44,7 +47,7 @@ export class BoundHistogram {
 
   /** The metric as prom-client's histograms give it to the registry: cumulative buckets, then +Inf, the sum and the count. */
   get() {
-    const values = this.series.flatMap(({ labels, counts, sum, shownAtZero }) => {
+    const values = [...this.series.values()].flatMap(({ labels, counts, sum, shownAtZero }) => {
       const count = counts.reduce((total, value) => total + value, 0);
       if (count === 0 && !shownAtZero) return [];
       let cumulative = 0;
@@ -60,7 +63,7 @@ export class BoundHistogram {
   }
 
   reset(): void {
-    for (const series of this.series) {
+    for (const series of this.series.values()) {
       series.counts.fill(0);
       series.sum = 0;
     }
