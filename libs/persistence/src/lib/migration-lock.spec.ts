@@ -1,4 +1,4 @@
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { createDataSource, MIGRATION_LOCK_TIMEOUT_MS, STATEMENT_DEADLINES } from './data-source';
@@ -39,11 +39,14 @@ const HELD_MS = 1500;
 
   it('gives up on a held lock within its timeout, lets the requests queued behind it through, and migrates once the table is free', async () => {
     const holder = new Client({ connectionString: url });
-    const serving = new Pool({ connectionString: url, lock_timeout: STATEMENT_DEADLINES.serverMs, max: 1 });
+    // A client, not a pool: pg-pool's end() resolves before its connections close, and the database's drop then terminates
+    // one, which its pool reports as an unheard 'error' (pg.Client's end() waits for the connection to close).
+    const serving = new Client({ connectionString: url, lock_timeout: STATEMENT_DEADLINES.serverMs });
     const logger = { warn: jest.fn() };
     const migrating = await createDataSource(testDatabase.location, { migrations: [...MIGRATIONS, AddPetNickname1799999999999] });
     try {
       await holder.connect();
+      await serving.connect();
       await holder.query('BEGIN');
       await holder.query('SELECT count(*) FROM pets');
       await migrating.initialize();
