@@ -48,6 +48,8 @@ const CONFIG = {
   // BENCH_CASES=create,create-keyed runs only those cases (the others are skipped, not measured).
   cases: process.env.BENCH_CASES ? new Set(process.env.BENCH_CASES.split(',')) : undefined,
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  // The service's node flags: the image's (Dockerfile, CMD) unless given; BENCH_SERVICE_NODE_FLAGS= (empty) runs it without any.
+  serviceNodeFlags: process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? imageNodeFlags(),
 };
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const AUTH = { authorization: `Bearer ${API_KEY}` };
@@ -119,8 +121,7 @@ async function start(name, env) {
     bare: [BARE_MAIN, baselineEnv],
   }[name];
   const since = performance.now();
-  // The service as the image runs it (Dockerfile, CMD).
-  const nodeArgs = name === 'service' ? imageNodeFlags() : [];
+  const nodeArgs = name === 'service' ? CONFIG.serviceNodeFlags : [];
   const child = spawnTracked(process.execPath, [...nodeArgs, main], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: String(port), ...targetEnv },
