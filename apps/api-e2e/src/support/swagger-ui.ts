@@ -162,15 +162,21 @@ export async function tryItOut(
 
 /**
  * Opens an operation unless it is open. After a reload the page may still be opening the one
- * named in the address (#/pets/getPet) while we look, so look again until its body shows.
+ * named in the address (#/pets/getPet), and scrolling to it, while we look: a click waits a
+ * moment for the summary to hold still, and we look again until the body shows.
  */
 async function expand(operation: Locator): Promise<void> {
   const body = operation.locator('.opblock-body');
   for (let attempt = 0; attempt < 10 && !(await body.isVisible()); attempt++) {
     const open = (await operation.getAttribute('class'))?.split(' ').includes('is-open');
-    if (!open) await operation.locator('.opblock-summary').click();
+    if (!open)
+      await operation
+        .locator('.opblock-summary')
+        .click({ timeout: 3000 })
+        .catch(() => undefined);
     await body.waitFor({ state: 'visible', timeout: 1000 }).catch(() => undefined);
   }
+  await body.waitFor({ state: 'visible', timeout: 1000 });
 }
 
 async function readCall(operation: Locator, answer: Locator): Promise<ShownCall> {
