@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import { DECORATORS } from '@nestjs/swagger';
+import { routeHandlerNames } from '@petstore/http';
 import { ApiException, toErrorResponse } from '@petstore/http-errors';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -37,9 +37,8 @@ export async function thrownStatusProblems(file: string): Promise<{ handlers: st
     const controller = declaration.name && exports[declaration.name.text];
     if (!controller || Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller)) continue;
     const owner = classSource(file, source, declaration);
-    for (const name of owner.methods.keys()) {
+    for (const name of routeHandlerNames(controller)) {
       const handler = (controller.prototype as Record<string, object>)[name];
-      if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
       const route = `${controller.name}.${name}`;
       handlers.push(route);
       const documented = Object.keys(Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {});

@@ -43,10 +43,8 @@ const TYPE_OF_CONSTRUCTOR = new Map<unknown, string>([
 export function ApiController(path: string): ClassDecorator {
   return (controller) => {
     Controller(path)(controller);
-    const prototype = controller.prototype as Record<string, unknown>;
-    for (const method of Object.getOwnPropertyNames(prototype)) {
-      const handler = prototype[method];
-      if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+    const prototype = controller.prototype as object;
+    for (const method of routeHandlerNames(controller as unknown as Type)) {
       const descriptor = Object.getOwnPropertyDescriptor(prototype, method) as PropertyDescriptor;
       const schema = routeSchemaOf(controller as unknown as Type, method);
       RouteSchema(schema)(prototype, method, descriptor);
@@ -54,6 +52,15 @@ export function ApiController(path: string): ClassDecorator {
       documentStandardAnswers(controller as unknown as Type, method, schema);
     }
   };
+}
+
+/** The names of a controller's route handlers: its own methods that a route decorator (`@Get()`, `@Post()`…) marked. */
+export function routeHandlerNames(controller: Type): string[] {
+  const prototype = controller.prototype as Record<string, unknown>;
+  return Object.getOwnPropertyNames(prototype).filter((method) => {
+    const handler = prototype[method];
+    return typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) !== undefined;
+  });
 }
 
 /** The schema of a handler's route, from its declarations; a declaration the service cannot check stops the start, naming the fix. */
