@@ -271,7 +271,7 @@ async function main() {
     throw new Error(`BENCH_CASES names unknown cases: ${unknown.join(', ')} (known: ${CASES.map((kase) => kase.name).join(', ')})`);
   CONFIG.tool = await ensureLoadTool(process.env.BENCH_TOOL);
   console.log(
-    `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s (a server's first: ${CONFIG.firstWarmupSeconds} s), sizes ${CONFIG.sizes.join(', ')}`,
+    `Load tool: ${CONFIG.tool}; ${CONFIG.reps} rep(s) x ${CONFIG.seconds} s, warm-up ${CONFIG.warmupSeconds} s (a server's first: ${CONFIG.firstWarmupSeconds} s), sizes ${CONFIG.sizes.join(', ')}; the service's node flags: ${CONFIG.serviceNodeFlags.join(' ') || 'none'}`,
   );
   const loadAtStart = loadavg();
   if (!process.argv.includes('--built')) await runCommand('npm', ['run', 'build'], { cwd: ROOT });
