@@ -1,3 +1,4 @@
+import { INT64_MAX, INT64_MIN, parseInt64 } from '@petstore/domain';
 import type { KeywordDefinition, SchemaValidateFunction } from 'ajv';
 
 /** Where ajv is in the data (the parent object and the property): ajv's public entry point names it only here. */
@@ -12,14 +13,12 @@ export interface ExactInteger {
   readonly text: boolean;
 }
 
-/** Plain decimal: no sign "+", no leading zero, no exponent, no space. */
-const CANONICAL_DECIMAL = /^(?:0|-?[1-9][0-9]{0,18})$/;
-const FORMAT_BITS = { int32: 32n, int64: 64n } as const;
+const FORMAT_RANGES = { int32: { min: -(2n ** 31n), max: 2n ** 31n - 1n }, int64: { min: INT64_MIN, max: INT64_MAX } } as const;
 
 /** The least and the greatest integer of a format, or within the bounds given. */
 export function integerBounds({ format, minimum, maximum }: Omit<ExactInteger, 'text'>): { readonly min: bigint; readonly max: bigint } {
-  const half = 2n ** (FORMAT_BITS[format] - 1n);
-  return { min: minimum === undefined ? -half : BigInt(minimum), max: maximum === undefined ? half - 1n : BigInt(maximum) };
+  const range = FORMAT_RANGES[format];
+  return { min: minimum === undefined ? range.min : BigInt(minimum), max: maximum === undefined ? range.max : BigInt(maximum) };
 }
 
 /** `exactInteger`: text or the parser's bigint (a JS number has lost digits past 2^53); becomes a number (int32) or a bigint. */
@@ -32,16 +31,19 @@ const exactInteger: KeywordDefinition = {
     const { format, text } = integer;
     const { min, max } = integerBounds(integer);
     return (data: unknown, context?: DataValidationCxt) => {
-      let value: bigint;
-      if (text && typeof data === 'string' && CANONICAL_DECIMAL.test(data)) value = BigInt(data);
-      else if (!text && typeof data === 'bigint') value = data;
-      else return false;
-      if (value < min || value > max || !context) return false;
+      const value = integerOf(data, text);
+      if (value === undefined || value < min || value > max || !context) return false;
       context.parentData[context.parentDataProperty] = format === 'int64' ? value : Number(value);
       return true;
     };
   },
 };
+
+/** Text read as the domain reads an int64 (plain decimal: no "+", leading zero, exponent or space), or the parser's bigint. */
+function integerOf(data: unknown, text: boolean): bigint | undefined {
+  if (text) return typeof data === 'string' ? parseInt64(data) : undefined;
+  return typeof data === 'bigint' ? data : undefined;
+}
 
 /** `wellFormed`: text without lone surrogates, which no database stores as sent. */
 const wellFormed: KeywordDefinition = {

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type ApiKeyRecord, type ApiKeyRef, ApiKeyRepository, type ApiKeyRevocation, type StoredApiKey } from '@petstore/domain';
-import { parseInt64 } from '@petstore/domain';
+import {
+  type ApiKeyRecord,
+  type ApiKeyRef,
+  ApiKeyRepository,
+  type ApiKeyRevocation,
+  parseInt64,
+  type StoredApiKey,
+} from '@petstore/domain';
 import { Database } from './database';
 import { Statement } from './named-statement';
 
