@@ -1,5 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { configDefault } from '@petstore/config';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotentRequest } from '@petstore/domain';
 import { KeepRawBodyWith } from '@petstore/http';
 import { validationFailed } from '@petstore/http-errors';
@@ -21,12 +22,13 @@ const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 /** The longest header value: a quoted key whose every character is escaped. */
 const IDEMPOTENCY_KEY_VALUE_MAX_LENGTH = 2 + 2 * IDEMPOTENCY_KEY_MAX_LENGTH;
 const UUID_EXAMPLE = '8e03978e-40d5-43e8-bc93-6894a57f9324';
+const DEFAULT_LIFETIME_HOURS = Number(configDefault('IDEMPOTENCY_KEY_LIFETIME_SECONDS')) / 3600;
 
 const IDEMPOTENCY_KEY_DESCRIPTION = [
   'Makes the create safe to retry (draft-ietf-httpapi-idempotency-key-header): a unique key per pet, such as a UUID,',
   `sent again with every retry of that create. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, as a`,
   `structured-field string (\`"${UUID_EXAMPLE}"\`) or bare (\`${UUID_EXAMPLE}\`): both name the same key.`,
-  "The first request with a key is processed; for the key's lifetime (24 hours by default), a retry with the same key and the same body bytes gets",
+  `The first request with a key is processed; for the key's lifetime (${DEFAULT_LIFETIME_HOURS} hours by default), a retry with the same key and the same body bytes gets`,
   'its answer again (201, same body, same `Location`, `Idempotent-Replayed: true`) and creates nothing. Keys are',
   "scoped to the API key: other clients' keys never meet yours. Only a 201 is kept: after any other answer the",
   'next try runs afresh.',
