@@ -109,7 +109,8 @@ export default tseslint.config(
                 'INT64_MIN',
                 'parseInt64',
               ],
-              message: "a shared lib maps domain errors generically (DomainError's code and kind), never a feature's own error",
+              message:
+                "a shared lib takes of the domain its errors, mapped generically (DomainError's code and kind), and the int64 rule; never a feature's own error or rule",
             },
           ],
         },
