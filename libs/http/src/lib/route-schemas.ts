@@ -41,15 +41,16 @@ const TYPE_OF_CONSTRUCTOR = new Map<unknown, string>([
  * with the refusals they imply (documentStandardAnswers).
  */
 export function ApiController(path: string): ClassDecorator {
-  return (controller) => {
-    Controller(path)(controller);
+  return (target) => {
+    Controller(path)(target);
+    const controller = target as unknown as Type;
     const prototype = controller.prototype as object;
-    for (const method of routeHandlerNames(controller as unknown as Type)) {
+    for (const method of routeHandlerNames(controller)) {
       const descriptor = Object.getOwnPropertyDescriptor(prototype, method) as PropertyDescriptor;
-      const schema = routeSchemaOf(controller as unknown as Type, method);
+      const schema = routeSchemaOf(controller, method);
       RouteSchema(schema)(prototype, method, descriptor);
       RoutePolicy({ operation: true })(prototype, method, descriptor);
-      documentStandardAnswers(controller as unknown as Type, method, schema);
+      documentStandardAnswers(controller, method, schema);
     }
   };
 }
