@@ -1,6 +1,6 @@
 import { Body, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiController, IsInt64 } from '@petstore/http';
+import { ApiController, ApiModel, IsInt64 } from '@petstore/http';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AUTH, type InProcessApp, startInProcessApp } from '../testing/in-process-app';
 
@@ -10,6 +10,7 @@ import { AUTH, type InProcessApp, startInProcessApp } from '../testing/in-proces
 // of this test's own shows that a class-validator rule added to a DTO, of the query, the path or
 // the body, is documented and enforced.
 
+@ApiModel()
 class ProbeQuery {
   @IsString()
   @Length(2, 4)
@@ -25,12 +26,14 @@ class ProbeQuery {
   size?: number;
 }
 
+@ApiModel()
 class ProbeParams {
   @IsInt64({ minimum: 1 })
   @ApiProperty({ type: 'integer', format: 'int64' })
   probeId!: bigint;
 }
 
+@ApiModel()
 class ProbeBody {
   @IsString()
   @MaxLength(3)

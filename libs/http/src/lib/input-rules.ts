@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, type ApiSchemaOptions } from '@nestjs/swagger';
 import {
   getMetadataStorage,
   IS_ENUM,
@@ -63,11 +63,27 @@ const PATTERN_MEANS = 'x-pattern-means';
 const COMPILED = new Set<string>([...Object.keys(CONVERTERS), IS_LENGTH, MIN_LENGTH, MAX_LENGTH, IS_IN, IS_ENUM, IS_STRING, IS_OPTIONAL]);
 const RULE_KEYWORDS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', PATTERN_MEANS] as const;
 
+const API_MODEL = Symbol('api model');
+
 /**
- * Documents a DTO's class-validator rules as its `ApiProperty` options, which the document and its routes' schemas read
- * (route-schemas.ts, for the DTOs a handler takes or answers). Idempotent.
+ * A DTO a handler takes or answers: its class-validator rules documented as its `ApiProperty` options, which the document and
+ * its routes' schemas read (route-schemas.ts), as the class is declared; `options` name its schema (`ApiSchema`).
  */
-export function documentRulesOf(dto: Type): void {
+export function ApiModel(options?: ApiSchemaOptions): ClassDecorator {
+  return (target) => {
+    const dto = target as unknown as Type;
+    documentRulesOf(dto);
+    if (options) ApiSchema(options)(target);
+    Reflect.defineMetadata(API_MODEL, true, dto);
+  };
+}
+
+/** Whether the class itself, not only a class it extends, is declared `@ApiModel()`: a subclass may add rules of its own. */
+export function isApiModel(dto: Type): boolean {
+  return Reflect.hasOwnMetadata(API_MODEL, dto);
+}
+
+function documentRulesOf(dto: Type): void {
   assertEveryRuleCompiled(dto);
   const schema = targetConstructorToSchema(dto, { additionalConverters: CONVERTERS });
   const required = new Set(schema.required ?? []);

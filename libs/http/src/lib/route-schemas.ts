@@ -4,7 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import { DECORATORS, type SchemaObject } from '@nestjs/swagger';
 import { type ExactInteger, integerBounds } from './input-keywords';
-import { documentRulesOf } from './input-rules';
+import { isApiModel } from './input-rules';
 import { RoutePolicy } from './route-policy';
 import { documentStandardAnswers } from './standard-answers';
 
@@ -101,8 +101,9 @@ function inputsOf(controller: Type, method: string, name: string): Map<RoutePara
     const what = INPUT_DECORATORS.get(kind);
     if (what === undefined) continue;
     const dto = types[index] as Type;
-    if (data === undefined && typeof dto === 'function') documentRulesOf(dto);
-    if (data !== undefined || typeof dto !== 'function' || documentedKeysOf(dto).length === 0) {
+    const isClass = typeof dto === 'function' && !isBuiltIn(dto);
+    if (data === undefined && isClass) assertApiModel(dto, name);
+    if (data !== undefined || !isClass || documentedKeysOf(dto).length === 0) {
       throw new Error(
         `${name}: its ${what} is not checked: take the whole ${what} as one DTO class (${what}() dto: SomeDto), ` +
           'whose properties carry class-validator rules or @ApiProperty',
@@ -120,6 +121,20 @@ const INPUT_DECORATORS = new Map<RouteParamtypes, string>([
   [RouteParamtypes.QUERY, '@Query'],
   [RouteParamtypes.BODY, '@Body'],
 ]);
+
+// What TypeScript names as the type of an interface, a union or a primitive: Object, String, Number…
+function isBuiltIn(type: Type): boolean {
+  return (globalThis as Record<string, unknown>)[type.name] === type;
+}
+
+// Its rules are in its ApiProperty options only if it says so where it is declared.
+function assertApiModel(dto: Type, name: string): void {
+  if (!isApiModel(dto)) {
+    throw new Error(
+      `${name}: ${dto.name} documents no rules: declare the class @ApiModel() (@petstore/http), which documents its class-validator rules`,
+    );
+  }
+}
 
 function documentedKeysOf(dto: Type): string[] {
   const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype as object) ?? []) as string[];
@@ -275,7 +290,7 @@ function answerSchemasOf(handler: object, name: string): Record<number, object> 
     const listed = answer.schema?.type === 'array' ? modelNamed(models, answer.schema.items?.$ref, name) : undefined;
     const dto = (listed ?? answer.type) as Type | undefined;
     if (typeof dto !== 'function') throw new Error(`${name}: its ${status} answer names no DTO class; give its ApiResponse a type`);
-    documentRulesOf(dto);
+    assertApiModel(dto, name);
     const item = serializationSchema(dto);
     schemas[Number(status)] = listed || answer.isArray ? { type: 'array', items: item } : item;
   }

@@ -1,16 +1,19 @@
 import { Body, Get, Post } from '@nestjs/common';
 import { ApiProperty, ApiResponse, DECORATORS } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
+import { ApiModel } from './input-rules';
 import { Public, RouteHeaders } from './route-policy';
 import { ApiController } from './route-schemas';
 
 // The answers a route can give without its handler saying so, documented from what it declares.
 
+@ApiModel()
 class NewThing {
   @IsString()
   label!: string;
 }
 
+@ApiModel()
 class Thing {
   @ApiProperty()
   label!: string;

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PET_PAGE_DEFAULT_LIMIT, PET_PAGE_MAX_LIMIT, PET_PAGE_MIN_LIMIT, PET_STATUSES, type PetStatus } from '@petstore/domain';
-import { IsInt64 } from '@petstore/http';
+import { ApiModel, IsInt64 } from '@petstore/http';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** listPets's query, checked as docs/decisions/0007 says: `limit` arrives a number (default applied), `after` a bigint. */
+@ApiModel()
 export class ListPetsQueryDto {
   @IsOptional()
   @IsInt()

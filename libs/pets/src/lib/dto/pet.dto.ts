@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   DEFAULT_PET_STATUS,
   PET_NAME_MAX_LENGTH,
@@ -8,11 +8,11 @@ import {
   type Pet,
   type PetStatus,
 } from '@petstore/domain';
-import { IsInt64 } from '@petstore/http';
+import { ApiModel, IsInt64 } from '@petstore/http';
 import { IsIn, IsString, Length, Matches } from 'class-validator';
 
 /** Pet, the one schema every answer writes; its class-validator rules check NewPet and document answers (docs/decisions/0007). */
-@ApiSchema({ name: 'Pet' })
+@ApiModel({ name: 'Pet' })
 export class PetDto implements Pet {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'Unique identifier assigned by the service on creation', example: 1 })
   id!: bigint;
