@@ -197,6 +197,9 @@ class Undeclared {
   label!: string;
 }
 
+// It may add rules of its own, which only its own declaration would document.
+class UndeclaredSubclass extends NewThing {}
+
 @ApiModel()
 class Ratio {
   @ApiProperty()
@@ -229,6 +232,12 @@ describe('ApiController at start: a declaration the route would not check stops 
       Body(),
       Undeclared,
       'Things.handle: Undeclared documents no rules: declare the class @ApiModel() (@petstore/http)',
+    ],
+    [
+      'a subclass of an @ApiModel() not declared itself',
+      Body(),
+      UndeclaredSubclass,
+      'Things.handle: UndeclaredSubclass documents no rules: declare the class @ApiModel() (@petstore/http)',
     ],
     ['an input of a kind it cannot check yet (a number)', Body(), Ratio, 'ratio: number is no input route-schemas.ts checks yet'],
     [
