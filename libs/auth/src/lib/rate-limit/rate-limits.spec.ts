@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RATE_LIMIT_WINDOW_SECONDS } from '@petstore/http';
 import { rateLimitHeaders, RateLimits, UNKNOWN_KEY_LOOKUPS_PER_SECOND } from './rate-limits';
@@ -91,6 +92,34 @@ describe('rateLimitHeaders', () => {
       'ratelimit-policy': '"per-key";q=6000;w=60',
       ratelimit: '"per-key";r=5999;t=42',
     });
+  });
+});
+
+describe('RateLimits on a Redis whose reply is nested too deep to parse (a hostile server, or one on the path)', () => {
+  it('counts in memory, as while Redis is down, and the process goes on', async () => {
+    const sockets = new Set<Socket>();
+    const hostile = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('data', () => socket.write('*1\r\n'.repeat(100_000) + ':1\r\n'));
+    });
+    await new Promise<void>((listening) => hostile.listen(0, '127.0.0.1', listening));
+    const redisUrl = `redis://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    const limits = new RateLimits({
+      perKeyPerMinute: 1,
+      authFailuresPerMinute: 10,
+      redisUrl,
+      redisWaitMs: { connect: 1000, command: 250 },
+    });
+    try {
+      await limits.onModuleInit();
+      await expect(limits.consumeRequest('a')).resolves.toMatchObject({ remaining: 0, exceeded: false });
+      await expect(limits.consumeRequest('a')).resolves.toMatchObject({ exceeded: true });
+    } finally {
+      limits.onApplicationShutdown();
+      for (const socket of sockets) socket.destroy();
+      hostile.close();
+    }
   });
 });
 
