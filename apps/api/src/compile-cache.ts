@@ -1,9 +1,8 @@
 // main.ts imports this first: the cache covers only modules loaded after it (docs/performance.md, "Start-up and memory").
-import * as nodeModule from 'node:module';
+import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
 
 /** node_modules/.cache (run from dist/apps/api/src); Node checks each entry against its source, so nothing stale runs. */
 export const COMPILE_CACHE_DIR = join(__dirname, '../../../../node_modules/.cache/node-compile-cache');
 
-const { enableCompileCache } = nodeModule as { enableCompileCache?: (directory?: string) => unknown };
-enableCompileCache?.(process.env.NODE_COMPILE_CACHE || COMPILE_CACHE_DIR);
+enableCompileCache(process.env.NODE_COMPILE_CACHE || COMPILE_CACHE_DIR);
