@@ -113,9 +113,7 @@ describe('decodeUtf8Body', () => {
 });
 
 describe('registerJsonBodyParser', () => {
-  // Over a socket: Fastify's inject() needs an ES module that Jest's CommonJS runtime cannot load on Node 20.
   let fastify: FastifyInstance;
-  let url: string;
   const BODY = '{ "name" : "Rex" }';
 
   beforeAll(async () => {
@@ -128,7 +126,7 @@ describe('registerJsonBodyParser', () => {
     });
     fastify.post('/signed', { config: { keepRawBodyWith: 'x-signature' } }, answer);
     fastify.post('/plain', answer);
-    url = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    await fastify.ready();
   });
 
   afterAll(async () => {
@@ -136,7 +134,9 @@ describe('registerJsonBodyParser', () => {
   });
 
   const post = async (path: string, headers: Record<string, string>) =>
-    (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: BODY })).json();
+    (
+      await fastify.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...headers }, body: BODY })
+    ).json<unknown>();
 
   it("keeps the bytes of a request with the route's header, exactly as received", async () => {
     expect(await post('/signed', { 'x-signature': 'k' })).toEqual({ rawBody: BODY, name: 'Rex' });
