@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describeOn, target } from './support/api';
 import { runKeysCli } from './support/keys-cli';
 import { tempDir } from './support/leftovers';
-import { databaseEnv, startServer } from './support/server';
+import { databaseEnv, startServer, stopCleanly } from './support/server';
 
 /** Every file and directory under `dir` (symbolic links aside) that group or others may use, with its mode. */
 function openToOthers(dir: string): string[] {
@@ -31,7 +31,7 @@ describeOn('pglite', 'postgres')('the data directory (the embedded database and 
       expectPrivate(dataDir);
       expect(server.output()).not.toContain('open to other users');
     } finally {
-      expect(await server.stop()).toBe(0);
+      await stopCleanly(server);
     }
     expectPrivate(dataDir);
   });

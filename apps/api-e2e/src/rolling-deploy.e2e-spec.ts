@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { describeOn } from './support/api';
 import { tempDir, track } from './support/leftovers';
-import { AUTH, freePort, type RunningServer, startServer, testDatabaseUrl } from './support/server';
+import { AUTH, freePort, type RunningServer, startServer, stopCleanly, testDatabaseUrl } from './support/server';
 
 // A rolling deploy through a real load balancer (docs/operations.md, "Shutdown and draining"): two
 // instances behind HAProxy, which checks /readyz every 500 ms and never retries, under a steady
@@ -200,7 +200,7 @@ const present = existsSync(HAPROXY);
     await sleep(WARM_UP_MS + STEADY_MS);
     const deployFrom = Date.now();
     for (const [index, old] of instances.entries()) {
-      expect(await old.stop('SIGTERM')).toBe(0);
+      await stopCleanly(old);
       // The first new instance migrates as it starts (an expand migration: the old release, still serving, ignores the column).
       instances[index] = await instance(ports[index], nextRelease);
       // Back in rotation after its first check, and its share of the load ramped up.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { target } from './support/api';
 import { type OtlpReceiver, type ReceivedSpan, SPAN_KIND, startOtlpReceiver } from './support/otlp-receiver';
-import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer } from './support/server';
+import { AUTH, databaseEnv, freePort, outputOnceItShows, type RunningServer, startServer, stopCleanly } from './support/server';
 
 // OpenTelemetry traces, on when an OTEL_* variable is set (docs/operations.md, "Traces"): the
 // bundle exporting OTLP/JSON to a receiver of the test's own. Redis spans need TEST_REDIS_URL.
@@ -177,7 +177,7 @@ describe('OpenTelemetry traces with the collector down', () => {
     });
     await createPet(server, callerSpan());
     // 1 past its 10 s of grace (main.ts), as when the export failed the shutdown.
-    expect(await server.stop()).toBe(0);
+    await stopCleanly(server);
     expect(server.output()).toMatch(/"level":40,.*"msg":"Spans still queued at shutdown were not exported: /);
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { killRecordedNow, makeTempRoot, removeTempRoot, tempDir } from './leftovers';
 import { startPooledTopology } from './pooled-topology';
-import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer } from './server';
+import { databaseEnv, type E2eTarget, PGLITE_TEMPLATE_VARIABLE, startServer, stopCleanly } from './server';
 
 /**
  * Starts the server shared by the e2e tests of each target of the run (for the pooled target, two
@@ -51,9 +51,7 @@ async function startTarget(target: E2eTarget): Promise<void> {
  */
 async function preparedEmbeddedDatabase(): Promise<string> {
   const dataDir = tempDir('template');
-  const server = await startServer({ DATA_DIR: dataDir });
-  const code = await server.stop();
-  if (code !== 0) throw new Error(`The template database's server exited with ${code}:\n${server.output()}`);
+  await stopCleanly(await startServer({ DATA_DIR: dataDir }));
   return dataDir;
 }
 

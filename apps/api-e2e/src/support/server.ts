@@ -30,8 +30,8 @@ export interface RunningServer {
   readonly process: ChildProcess;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
-  /** Sends a signal and resolves with the exit code once the process has exited. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Sends a signal and resolves, once the process has exited, with its exit code, or the signal that ended it. */
+  stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals>;
 }
 
 /**
@@ -116,7 +116,10 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // Node gives one of the two: the exit code, or the signal that ended the process.
+  const exited = new Promise<number | NodeJS.Signals>((done) =>
+    child.once('exit', (code, signal) => done(code ?? (signal as NodeJS.Signals))),
+  );
   const server: RunningServer = {
     url: `http://127.0.0.1:${port}`,
     process: child,
@@ -125,14 +128,23 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
       if (child.exitCode !== null || child.signalCode !== null) return exited;
       child.kill(signal);
       // A server that does not go within the grace (its shutdown stuck) is killed: none outlives its test.
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS * 3);
-      const code = await exited;
+      const timer = setTimeout(() => {
+        output += `\n(still running ${STOP_GRACE_MS * 3} ms after ${signal}: killed by the test)`;
+        child.kill('SIGKILL');
+      }, STOP_GRACE_MS * 3);
+      const ended = await exited;
       clearTimeout(timer);
-      return code;
+      return ended;
     },
   };
   await waitUntilAnswering(server, exited, timeoutMs);
   return server;
+}
+
+/** Stops the server with SIGTERM; fails, showing its output, unless it exits with 0 (a signal or a stuck shutdown ends it otherwise). */
+export async function stopCleanly(server: RunningServer): Promise<void> {
+  const ended = await server.stop('SIGTERM');
+  if (ended !== 0) throw new Error(`The server ended with ${ended} after SIGTERM, not 0. Its output:\n${server.output()}`);
 }
 
 /**
@@ -147,7 +159,7 @@ export async function outputOnceItShows(server: RunningServer, expected: string 
   return server.output();
 }
 
-async function waitUntilAnswering(server: RunningServer, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+async function waitUntilAnswering(server: RunningServer, exited: Promise<unknown>, timeoutMs: number): Promise<void> {
   let stopped = false;
   void exited.then(() => (stopped = true));
   const deadline = Date.now() + timeoutMs;
