@@ -28,14 +28,15 @@ function usage(): string {
 
 async function bootstrap(config: AppConfig): Promise<void> {
   const { app, metrics, drain } = await createApp(config);
-  await app.listen({ port: config.port, host: config.host });
-  const log = app.getHttpAdapter().getInstance().log;
-  const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
-  log.info(`Serving the API at ${origin}/${API_PREFIX} and its documentation at ${origin}/${DOCS_PATH}`);
   const { port: metricsPort, token: metricsToken } = config.metrics;
   const metricsServer =
     metricsPort === undefined ? undefined : await serveMetricsOnOwnPort(metrics, metricsPort, config.host, metricsToken);
+  await app.listen({ port: config.port, host: config.host });
+  // With nothing awaited since the API began to listen: a SIGTERM once it answers is always the shutdown's, never the default kill.
+  const log = app.getHttpAdapter().getInstance().log;
   closeGracefully(app, log, { drain, drainMs: config.shutdownDrainMs }, metricsServer);
+  const origin = originOf(config.host, (app.getHttpServer().address() as AddressInfo).port);
+  log.info(`Serving the API at ${origin}/${API_PREFIX} and its documentation at ${origin}/${DOCS_PATH}`);
 }
 
 /** Where a person on this machine reaches the service: a wildcard address at localhost. */
