@@ -5,7 +5,7 @@ module.exports = {
   displayName: 'api',
   preset: '../../jest.preset.js',
   testTimeout: 60_000,
-  setupFilesAfterEnv: ['<rootDir>/src/testing/file-teardown.ts'],
+  setupFilesAfterEnv: ['<rootDir>/src/testing/quiet-nest-logger.ts', '<rootDir>/src/testing/file-teardown.ts'],
   // Suites run by src/shared-app.spec.ts (on one shared app) and src/own-app.spec.ts (each on an app of
   // its own), which import them: not test files of their own.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/src/shared-app/', '<rootDir>/src/own-app/'],
