@@ -1,18 +1,27 @@
 // `npm run build`: compiles the service, its libraries and the key CLI into dist/ with swc, bundles
 // the service's entry point (bundleService; not with --no-bundle), and makes the embedded database's
-// template if it is missing (makeEmbeddedTemplate).
+// template if it is missing (makeEmbeddedTemplate). On a Node the project cannot run on, it stops
+// first, naming the fix (project-node.mjs): `npm start` and `npm test` begin with it.
 // swc skips a source path that does not exist without a word, so a folder missing from a Docker
 // build context used to give an image without the key CLI. Every source folder must exist here,
 // or the build fails naming it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { BUNDLE_OUTPUT, withNamesSetOnlyWhenRenamed } from './keep-names-helper.mjs';
+import { projectNodeRefusal } from './project-node.mjs';
 
 /** What dist/ is compiled from: the service, the libraries and the key CLI. */
 const SOURCES = ['apps/api/src', 'libs', 'tools/keys'];
 const OUT_DIR = 'dist';
+
+function failOnUnsupportedNode() {
+  const refusal = projectNodeRefusal(process.versions.node, JSON.parse(readFileSync('package.json', 'utf8')));
+  if (refusal === undefined) return;
+  console.error(`npm run build: ${refusal}`);
+  process.exit(1);
+}
 
 function failOnMissingSources(sources) {
   const missing = sources.filter((source) => !existsSync(source));
@@ -184,6 +193,7 @@ async function bundleService() {
 }
 
 process.chdir(join(import.meta.dirname, '../..'));
+failOnUnsupportedNode();
 failOnMissingSources(SOURCES);
 // Stale output of a deleted source file must not survive into dist/.
 rmSync(OUT_DIR, { recursive: true, force: true });
