@@ -10,8 +10,7 @@ interface PackageJson {
 const packageJson = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as PackageJson;
 
 describe("the project's Node, checked before the build", () => {
-  it('takes the Node npm ci brings, which runs this test', () => {
-    expect(process.versions.node).toBe(packageJson.devDependencies.node);
+  it('takes the Node that runs this test', () => {
     expect(projectNodeRefusal(process.versions.node, packageJson)).toBeUndefined();
   });
 
