@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { describeOn, target } from './support/api';
 import { operations, urlOf } from './support/document';
 import { tempDir } from './support/leftovers';
-import { AUTH, databaseEnv, outputOnceItShows, runServerToExit, startServer, stopCleanly, testDatabaseUrl } from './support/server';
+import {
+  AUTH,
+  databaseEnv,
+  expectCleanExit,
+  outputOnceItShows,
+  runServerToExit,
+  startServer,
+  stopCleanly,
+  testDatabaseUrl,
+} from './support/server';
 
 const json = { ...AUTH, 'content-type': 'application/json' };
 
@@ -105,13 +114,13 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     await waitFor(() => answer.includes('\r\n\r\n'), 'the interim answer to Expect: 100-continue');
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
     socket.write(body.slice(0, 10));
-    const stopped = stopCleanly(server);
+    const stopped = server.stop('SIGTERM');
     await waitFor(() => refusesConnections(hostname, Number(port)), 'the server to stop accepting connections after SIGTERM');
     expect(answer).not.toMatch(/HTTP\/1\.1 [2-5]\d\d /);
     socket.write(body.slice(10));
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
-    await stopped;
+    expectCleanExit(server, await stopped);
   });
 
   it('drains on SIGTERM: out of readiness at once, still serving, each answer closing its connection; then it stops accepting', async () => {
@@ -123,14 +132,14 @@ describeOn('pglite', 'postgres')('service lifecycle', () => {
     try {
       expect(await statusAndConnection(`${server.url}/v1/pets`, keptAlive, AUTH)).toEqual([200, 'keep-alive']);
       const signalled = Date.now();
-      const stopped = stopCleanly(server);
+      const stopped = server.stop('SIGTERM');
       await waitFor(async () => (await statusAndConnection(`${server.url}/readyz`, fresh))[0] === 503, '/readyz to answer 503');
       expect(await statusAndConnection(`${server.url}/v1/pets`, keptAlive, AUTH)).toEqual([200, 'close']);
       expect(await statusAndConnection(`${server.url}/v1/pets`, fresh, AUTH)).toEqual([200, 'close']);
       expect((await statusAndConnection(`${server.url}/healthz`, fresh))[0]).toBe(200);
       await waitFor(() => refusesConnections(hostname, Number(port)), 'the server to stop accepting connections after its drain');
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(drainMs);
-      await stopped;
+      expectCleanExit(server, await stopped);
       expect(await outputOnceItShows(server, `Draining for ${drainMs} ms`)).toContain(`Draining for ${drainMs} ms`);
     } finally {
       keptAlive.destroy();

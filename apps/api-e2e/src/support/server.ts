@@ -143,7 +143,11 @@ export async function startServer(env: Record<string, string>, timeoutMs = START
 
 /** Stops the server with SIGTERM; fails, showing its output, unless it exits with 0 (a signal or a stuck shutdown ends it otherwise). */
 export async function stopCleanly(server: RunningServer): Promise<void> {
-  const ended = await server.stop('SIGTERM');
+  expectCleanExit(server, await server.stop('SIGTERM'));
+}
+
+/** Fails, showing the server's output, unless what `stop('SIGTERM')` resolved with is exit code 0. */
+export function expectCleanExit(server: RunningServer, ended: number | NodeJS.Signals): void {
   if (ended !== 0) throw new Error(`The server ended with ${ended} after SIGTERM, not 0. Its output:\n${server.output()}`);
 }
 
