@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, spawnTracked, stop, waitFor200 } from './lib/processes.mjs';
+import { benchServiceEnv } from './lib/service-env.mjs';
 
 const { Client } = createRequire(import.meta.url)('pg');
 const LOCK_SECONDS = Number(process.env.BENCH_LOCK_SECONDS ?? 40);
@@ -21,15 +22,7 @@ await admin.query(`CREATE DATABASE ${database}`);
 const url = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
 const port = await freePort();
 const service = spawnTracked(process.execPath, [MAIN], {
-  env: {
-    PATH: process.env.PATH,
-    DATABASE_URL: url,
-    API_KEYS: KEY,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-  },
+  env: { PATH: process.env.PATH, DATABASE_URL: url, PORT: String(port), ...benchServiceEnv(KEY) },
 });
 try {
   const base = `http://127.0.0.1:${port}`;
