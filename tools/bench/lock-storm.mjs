@@ -5,14 +5,14 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, spawnTracked, stop, waitFor200 } from './lib/processes.mjs';
-import { benchServiceEnv } from './lib/service-env.mjs';
+import { startService } from './lib/compare.mjs';
+import { stop } from './lib/processes.mjs';
 
 const { Client } = createRequire(import.meta.url)('pg');
 const LOCK_SECONDS = Number(process.env.BENCH_LOCK_SECONDS ?? 40);
 const CLIENTS = 16;
 const KEY = 'bench-lock-storm-key-0123456789';
-const MAIN = resolve(import.meta.dirname, '../../dist/apps/api/src/main.js');
+const ROOT = resolve(import.meta.dirname, '../..');
 const serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const database = `petstore_lock_storm_test_${process.pid}`;
@@ -20,13 +20,11 @@ const admin = new Client({ connectionString: serverUrl });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${database}`);
 const url = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
-const port = await freePort();
-const service = spawnTracked(process.execPath, [MAIN], {
-  env: { PATH: process.env.PATH, DATABASE_URL: url, PORT: String(port), ...benchServiceEnv(KEY) },
-});
+let service;
 try {
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor200(`${base}/readyz`, { child: service, since: performance.now() });
+  const started = await startService(ROOT, { apiKey: KEY, env: { DATABASE_URL: url }, readyPath: '/readyz' });
+  service = started.child;
+  const base = started.url;
   const backends = async (state = null) =>
     (
       await admin.query(
@@ -75,7 +73,7 @@ try {
   console.log(`pets of those creates in the table after the lock: ${written} (must be 0)`);
   console.log(`most backends the service held: ${mostBackends}`);
 } finally {
-  await stop(service);
+  if (service) await stop(service);
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.end();
 }
