@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { alternate, formatVariant, runFocusedBench, startService } from './lib/compare.mjs';
 import { growTo } from './lib/database.mjs';
+import { BENCH_RATE_LIMIT_PER_MINUTE } from './lib/service-env.mjs';
+import { serviceFacts } from './lib/service-facts.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -21,10 +23,12 @@ runFocusedBench(ROOT, 'idempotency', async (tool, databaseUrl) => {
   if (tool !== 'wrk') throw new Error('bench:idempotency needs wrk: autocannon cannot give each request a key of its own');
   const service = await startService(ROOT, { apiKey: API_KEY, env: { DATABASE_URL: databaseUrl } });
   await growTo(databaseUrl, 0, ROWS);
+  // The baseline answers a keyed create as the service does, from the service's own facts.
+  const facts = await serviceFacts(ROOT, { perKeyPerMinute: BENCH_RATE_LIMIT_PER_MINUTE });
   const baseline = await startService(ROOT, {
     script: 'tools/bench/baseline/server.mjs',
     apiKey: API_KEY,
-    env: { DATABASE_URL: databaseUrl, API_KEY },
+    env: { DATABASE_URL: databaseUrl, API_KEY, SERVICE_FACTS: JSON.stringify(facts) },
   });
   const variants = [
     { name: 'service, no key', url: service.url, apiKey: API_KEY, request: PLAIN },
