@@ -13,7 +13,18 @@ import { fileURLToPath } from 'node:url';
 import { assertSameAnswer, assertSameBody } from './lib/answer-check.mjs';
 import { createDatabase, databaseUrl, dropDatabase, explainLists, growTo } from './lib/database.mjs';
 import { ensureLoadTool, runLoad } from './lib/load.mjs';
-import { cpuMicros, freePort, rssKiB, runCommand, sampleRss, spawnTracked, stop, stopAll, waitFor200 } from './lib/processes.mjs';
+import {
+  cleanUpWhenInterrupted,
+  cpuMicros,
+  freePort,
+  rssKiB,
+  runCommand,
+  sampleRss,
+  spawnTracked,
+  stop,
+  stopAll,
+  waitFor200,
+} from './lib/processes.mjs';
 import { formatReport, idempotencyCost, scaling, summarize } from './lib/report.mjs';
 import { BENCH_RATE_LIMIT_PER_MINUTE, benchServiceEnv } from './lib/service-env.mjs';
 import { serviceFacts } from './lib/service-facts.mjs';
@@ -99,15 +110,7 @@ function cleanup() {
   })();
   return cleaning;
 }
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-]) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(code));
-  });
-}
+cleanUpWhenInterrupted(cleanup);
 
 /** Spawns the service (extra env picks the database), the floor or a baseline, and times it to its first 200. */
 async function start(name, env) {

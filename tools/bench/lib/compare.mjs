@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { createDatabase, databaseUrl, dropDatabase } from './database.mjs';
 import { ensureLoadTool, runLoad } from './load.mjs';
-import { freePort, runCommand, spawnTracked, stopAll, waitFor200 } from './processes.mjs';
+import { cleanUpWhenInterrupted, freePort, runCommand, spawnTracked, stopAll, waitFor200 } from './processes.mjs';
 import { median } from './report.mjs';
 import { benchServiceEnv } from './service-env.mjs';
 
@@ -12,26 +12,32 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 /**
  * Builds the service (`buildArgs` go to the build: `--no-bundle` for swc's modules alone), runs
  * `work(tool, databaseUrl)` on a throw-away database next to BENCH_DATABASE_URL, then stops every
- * child, drops the database and exits (1 on failure).
+ * child, drops the database and exits (1 on failure), interrupted or not.
  */
 export function runFocusedBench(root, name, work, { buildArgs = [] } = {}) {
   const database = `petstore_bench_${name}_${Date.now()}`;
+  let created = false;
+  let cleaning;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await stopAll();
+      if (created) await dropDatabase(ADMIN_URL, database);
+    })());
+  cleanUpWhenInterrupted(cleanup);
   const run = async () => {
     const tool = await ensureLoadTool(process.env.BENCH_TOOL);
     await runCommand('npm', ['run', 'build', ...(buildArgs.length ? ['--', ...buildArgs] : [])], { cwd: root });
     await createDatabase(ADMIN_URL, database);
-    try {
-      await work(tool, databaseUrl(ADMIN_URL, database));
-    } finally {
-      await stopAll();
-      await dropDatabase(ADMIN_URL, database);
-    }
+    created = true;
+    await work(tool, databaseUrl(ADMIN_URL, database));
   };
   run().then(
-    () => process.exit(0),
+    () => cleanup().then(() => process.exit(0)),
     (error) => {
+      // Interrupted: cleanUpWhenInterrupted is cleaning up and exits with its own code.
+      if (cleaning) return;
       console.error(error);
-      process.exit(1);
+      void cleanup().finally(() => process.exit(1));
     },
   );
 }

@@ -51,6 +51,29 @@ export async function stopAll() {
   await Promise.all([...live].map((child) => stop(child)));
 }
 
+/**
+ * Runs `cleanup` (which must be safe to call twice), then exits, when the bench is interrupted
+ * (Ctrl-C, SIGTERM, its terminal closed) or whoever reads its output stops reading (`| head`):
+ * none of these may leave a database or a server behind.
+ */
+export function cleanUpWhenInterrupted(cleanup) {
+  const end = (why, code) => {
+    console.error(`\n${why}: cleaning up`);
+    void cleanup().finally(() => process.exit(code));
+  };
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
+    process.once(signal, () => end(signal, code));
+  }
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    end('output closed', 141);
+  });
+}
+
 export async function freePort() {
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
