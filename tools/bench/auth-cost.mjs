@@ -45,7 +45,7 @@ async function pieces(databaseUrl, issuedKey) {
   const miss = await meanMicros(2000, () => client.query(lookup));
   await client.end();
   const stored = { id: '1', prefix, secretSha256: auth.sha256(issuedKey.slice(16)), revokedAt: null, lastUsedAt: new Date() };
-  const keys = new auth.ApiKeys({ findByPrefix: async () => stored, touch: async () => {} });
+  const keys = new auth.IssuedKeys({ findByPrefix: async () => stored, touch: async () => {} });
   const hit = await meanMicros(100_000, () => keys.verify(issuedKey));
   const memory = new auth.RateLimits({ perKeyPerMinute: 1e9, authFailuresPerMinute: 1 });
   const inMemory = await meanMicros(100_000, () => memory.consumeRequest('bench'));
