@@ -99,18 +99,13 @@ function positiveInt(name, fallback, { allowZero = false } = {}) {
 }
 
 const cleanupTasks = [];
-let cleaning;
 /** Stops every child, drops the database, removes temp dirs; once, whichever way we end. */
-function cleanup() {
-  cleaning ??= (async () => {
-    await stopAll();
-    for (const task of cleanupTasks.reverse()) {
-      await task().catch((error) => console.error(`Cleanup: ${error.message}`));
-    }
-  })();
-  return cleaning;
-}
-cleanUpWhenInterrupted(cleanup);
+const cleanup = cleanUpWhenInterrupted(async () => {
+  await stopAll();
+  for (const task of cleanupTasks.reverse()) {
+    await task().catch((error) => console.error(`Cleanup: ${error.message}`));
+  }
+});
 
 /** Spawns the service (extra env picks the database), the floor or a baseline, and times it to its first 200. */
 async function start(name, env) {
@@ -326,7 +321,7 @@ main().then(
   },
   async (error) => {
     // Interrupted: the signal handler is already cleaning up and exits with its own code.
-    if (cleaning) return;
+    if (cleanup.started()) return;
     console.error(error instanceof Error ? error.stack : error);
     await cleanup();
     process.exit(1);

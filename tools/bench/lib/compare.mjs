@@ -17,13 +17,10 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 export function runFocusedBench(root, name, work, { buildArgs = [] } = {}) {
   const database = `petstore_bench_${name}_${Date.now()}`;
   let created = false;
-  let cleaning;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      await stopAll();
-      if (created) await dropDatabase(ADMIN_URL, database);
-    })());
-  cleanUpWhenInterrupted(cleanup);
+  const cleanup = cleanUpWhenInterrupted(async () => {
+    await stopAll();
+    if (created) await dropDatabase(ADMIN_URL, database);
+  });
   const run = async () => {
     const tool = await ensureLoadTool(process.env.BENCH_TOOL);
     await runCommand('npm', ['run', 'build', ...(buildArgs.length ? ['--', ...buildArgs] : [])], { cwd: root });
@@ -35,7 +32,7 @@ export function runFocusedBench(root, name, work, { buildArgs = [] } = {}) {
     () => cleanup().then(() => process.exit(0)),
     (error) => {
       // Interrupted: cleanUpWhenInterrupted is cleaning up and exits with its own code.
-      if (cleaning) return;
+      if (cleanup.started()) return;
       console.error(error);
       void cleanup().finally(() => process.exit(1));
     },

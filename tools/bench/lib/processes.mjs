@@ -52,11 +52,14 @@ export async function stopAll() {
 }
 
 /**
- * Runs `cleanup` (which must be safe to call twice), then exits, when the bench is interrupted
- * (Ctrl-C, SIGTERM, its terminal closed) or whoever reads its output stops reading (`| head`):
- * none of these may leave a database or a server behind.
+ * `work` made to run once, whoever asks first: the bench when it ends, or an interruption (Ctrl-C,
+ * SIGTERM, its terminal closed, or a reader that stops reading, as `| head`), which then exits.
+ * None of these may leave a database or a server behind. `started()` tells whether it has begun.
  */
-export function cleanUpWhenInterrupted(cleanup) {
+export function cleanUpWhenInterrupted(work) {
+  let cleaning;
+  const cleanup = () => (cleaning ??= work());
+  cleanup.started = () => cleaning !== undefined;
   const end = (why, code) => {
     console.error(`\n${why}: cleaning up`);
     void cleanup().finally(() => process.exit(code));
@@ -72,6 +75,7 @@ export function cleanUpWhenInterrupted(cleanup) {
     if (error.code !== 'EPIPE') throw error;
     end('output closed', 141);
   });
+  return cleanup;
 }
 
 export async function freePort() {
