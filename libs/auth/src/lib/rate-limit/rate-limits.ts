@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { RATE_LIMIT_POLICIES, RATE_LIMIT_WINDOW_SECONDS } from '@petstore/http';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitOptions {
@@ -56,26 +56,16 @@ class Policy {
 @Injectable()
 export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
-  private readonly redis?: Redis;
+  private redis?: Redis;
   private readonly redisWaitMs: { readonly connect: number; readonly command: number };
-  private readonly perKey: Policy;
-  private readonly authFailures: Policy;
+  // In memory until onModuleInit, given a Redis, shares them (countingPolicies).
+  private perKey: Policy;
+  private authFailures: Policy;
   private readonly unknownKeyLookups: Policy;
 
-  constructor(options: RateLimitOptions) {
+  constructor(private readonly options: RateLimitOptions) {
     this.redisWaitMs = options.redisWaitMs ?? REDIS_WAIT_MS;
-    if (options.redisUrl) {
-      // No offline queue: while Redis is away a command fails at once and memory counts instead.
-      this.redis = new Redis(options.redisUrl, {
-        enableOfflineQueue: false,
-        commandTimeout: this.redisWaitMs.command,
-        disconnectTimeout: this.redisWaitMs.command,
-        lazyConnect: true,
-      });
-      this.watch(this.redis);
-    }
-    this.perKey = this.sharedPolicy(RATE_LIMIT_POLICIES.perKey, options.perKeyPerMinute);
-    this.authFailures = this.sharedPolicy(RATE_LIMIT_POLICIES.authFailures, options.authFailuresPerMinute);
+    [this.perKey, this.authFailures] = this.countingPolicies();
     const lookups = { points: UNKNOWN_KEY_LOOKUPS_PER_SECOND, duration: 1 };
     this.unknownKeyLookups = new Policy('unknown-key-lookups', lookups.points, new RateLimiterMemory(lookups));
   }
@@ -95,10 +85,23 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     return !(await this.unknownKeyLookups.consume(address)).exceeded;
   }
 
-  /** Waits a moment for Redis, so that the first requests already share the budget. */
+  /** Shares the limits through Redis, if given, and waits a moment for it, so that the first requests already share the budget. */
   async onModuleInit(): Promise<void> {
-    if (!this.redis) return;
-    const connected = this.redis.connect().then(
+    const { redisUrl } = this.options;
+    if (!redisUrl) return;
+    // Loaded only here: a service without Redis starts without ioredis's modules (docs/performance.md, "Start-up and memory").
+    const { Redis } = await import('ioredis');
+    // No offline queue: while Redis is away a command fails at once and memory counts instead.
+    const redis = new Redis(redisUrl, {
+      enableOfflineQueue: false,
+      commandTimeout: this.redisWaitMs.command,
+      disconnectTimeout: this.redisWaitMs.command,
+      lazyConnect: true,
+    });
+    this.watch(redis);
+    this.redis = redis;
+    [this.perKey, this.authFailures] = this.countingPolicies();
+    const connected = redis.connect().then(
       () => true,
       () => false,
     );
@@ -109,6 +112,15 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.redis?.disconnect();
+  }
+
+  /** The per-key and per-address policies: on this.redis, if set, with memory standing in while it fails; else in memory. */
+  private countingPolicies(): [Policy, Policy] {
+    const { perKeyPerMinute, authFailuresPerMinute } = this.options;
+    return [
+      this.sharedPolicy(RATE_LIMIT_POLICIES.perKey, perKeyPerMinute),
+      this.sharedPolicy(RATE_LIMIT_POLICIES.authFailures, authFailuresPerMinute),
+    ];
   }
 
   private sharedPolicy(name: string, limit: number): Policy {
