@@ -18,6 +18,7 @@ const preset = Object.fromEntries(Object.entries(require('./jest.preset')).filte
 //   (suites that a test file of the api imports), and the tools' transform from their configs.
 // - the e2e targets of apps/api-e2e/jest.config.js (the built service as a child process). Their
 //   global set-up runs only when one of their files is selected: `jest --selectProjects unit` needs no build.
+
 // Each test file of a worker loads a database of its own (tens of MB of buffers) and drops it after.
 // glibc would give that memory back to the system and take it again for the next file, which on
 // some machines costs more than the tests (docs/development.md, "Test run time"). The workers keep it.

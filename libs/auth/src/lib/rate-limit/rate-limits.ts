@@ -58,7 +58,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
   private redis?: Redis;
   private readonly redisWaitMs: { readonly connect: number; readonly command: number };
-  // In memory until onModuleInit, given a Redis, shares them (countingPolicies).
+  // Counted in memory; onModuleInit moves them to Redis when one is configured (countingPolicies).
   private perKey: Policy;
   private authFailures: Policy;
   private readonly unknownKeyLookups: Policy;
