@@ -4,6 +4,7 @@
 // "Test run time"). Each suite starts its app in its beforeAll and closes it in its afterAll.
 // One alone: `npx jest apps/api/src/own-app.spec.ts -t '<its describe>'`.
 import './own-app/cors.spec';
+import './own-app/draining.spec';
 import './own-app/enforced-is-published.spec';
 import './own-app/fuzz.spec';
 import './own-app/idempotency-expiry.spec';

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiException } from './api.exception';
 import type { ErrorAnswerCounter } from './error-metrics';
 import { toErrorResponse } from './error-response';
 
@@ -18,7 +19,9 @@ export class ErrorBodyFilter implements ExceptionFilter {
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, errorAnswers: ErrorAnswerCounter): void {
   const { status, body, headers } = toErrorResponse(exception, request);
   errorAnswers.count(body.code);
-  if (status === 503) request.log.warn({ err: exception }, body.message);
+  // A 503 the service chose (a drain's /readyz, at every check) is told by its message; one that befell it, with its cause.
+  if (status === 503 && exception instanceof ApiException) request.log.warn(body.message);
+  else if (status === 503) request.log.warn({ err: exception }, body.message);
   else if (status >= 500) request.log.error({ err: exception }, 'Unhandled error');
   void reply.status(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
