@@ -20,9 +20,9 @@ import { AUTH, freePort, type RunningServer, startServer, stopCleanly, testDatab
 const HAPROXY = '/usr/sbin/haproxy';
 /**
  * Above this cost of a page a process never touched (under 1 µs on most machines), the machine is a virtual one that gives
- * freed memory back to its host (docs/development.md, "Test run time"). There every process's start and exit, and every
- * PostgreSQL backend begun or ended, stalls both cores for tens of milliseconds: the deploy's p99 is the machine's, reported,
- * not asserted, unless E2E_DEPLOY_P99=assert (docs/performance.md, "A rolling deploy").
+ * freed memory back to its host (docs/development.md, "Test run time"). There a process's exit stalls both cores for tens
+ * of milliseconds, and a start, or a pool's backends ended together, slows another instance's answers as much: the deploy's
+ * p99 is the machine's, reported, not asserted, unless E2E_DEPLOY_P99=assert (docs/performance.md, "A rolling deploy").
  */
 const DEAR_PAGE_MICROSECONDS = 4;
 const HAPROXY_REQUIRED = process.env.E2E_HAPROXY === '1';
