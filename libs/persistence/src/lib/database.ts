@@ -129,9 +129,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     const started = performance.now();
     try {
       const result =
-        this.named && statement.prepare
-          ? await this.pool.query({ name: statement.name, text: statement.text, values })
-          : await this.pool.query(statement.text, values);
+        this.named && statement.prepare ? await this.pool.query(statement, values) : await this.pool.query(statement.text, values);
       return result.rows as Row[];
     } catch (error) {
       throw domainErrorFor(error, statement);

@@ -1,4 +1,11 @@
 /** What the repositories need of the application's pool (createPool): node-postgres's Pool, or PGlitePool. */
 export interface QueryablePool {
-  query(config: { name: string; text: string; values: unknown[] } | string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** A statement prepared under its name (a Statement, say), or unnamed text; its values beside it. */
+  query(config: NamedQuery | string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** A statement as node-postgres prepares it under its name. */
+export interface NamedQuery {
+  readonly name: string;
+  readonly text: string;
 }

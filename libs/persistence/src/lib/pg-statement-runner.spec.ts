@@ -76,7 +76,7 @@ describe('PgStatementRunner', () => {
   it('cancels a statement past its deadline, and fails it with 57014 when the server honours the cancel; the connection is kept', async () => {
     postgres.honoursCancel = true;
     const started = performance.now();
-    await expect(runner.query({ name: 'sleepy', text: 'SELECT pg_sleep(10)', values: [] })).rejects.toMatchObject({ code: '57014' });
+    await expect(runner.query({ name: 'sleepy', text: 'SELECT pg_sleep(10)' }, [])).rejects.toMatchObject({ code: '57014' });
     expect(performance.now() - started).toBeGreaterThanOrEqual(deadlines.answerMs);
     // 57014, not an unknown outcome: the cancel answered it (the bound leaves a loaded machine a second).
     expect(performance.now() - started).toBeLessThan(deadlines.answerMs + deadlines.cancelGraceMs + 1000);
@@ -86,9 +86,7 @@ describe('PgStatementRunner', () => {
 
   it('drops the connection when not even the cancel is answered: the outcome is unknown', async () => {
     const started = performance.now();
-    const failure = await runner
-      .query({ name: 'lost', text: 'INSERT INTO pets DEFAULT VALUES', values: [] })
-      .catch((error: unknown) => error);
+    const failure = await runner.query({ name: 'lost', text: 'INSERT INTO pets DEFAULT VALUES' }, []).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StatementOutcomeUnknownError);
     expect(performance.now() - started).toBeGreaterThanOrEqual(deadlines.answerMs + deadlines.cancelGraceMs);
     expect(performance.now() - started).toBeLessThan(deadlines.answerMs + deadlines.cancelGraceMs + 2 * DEADLINE_CHECK_MS + 1000);

@@ -1,5 +1,5 @@
-import { type Pool, type PoolClient, types } from 'pg';
-import type { QueryablePool } from './driver-pool';
+import { type Pool, type PoolClient, Query, types } from 'pg';
+import type { NamedQuery, QueryablePool } from './driver-pool';
 import { isLinkFailure, StatementOutcomeUnknownError } from './database-errors';
 import { dropConnection, sendCancelRequest } from './pg-cancel';
 
@@ -50,7 +50,7 @@ export class PgStatementRunner implements QueryablePool {
   }
 
   // Callbacks under one promise: a promise and an await per step cost a request measurably (docs/performance.md).
-  query(config: Parameters<QueryablePool['query']>[0], values?: unknown[]): Promise<{ rows: unknown[] }> {
+  query(config: NamedQuery | string, values: unknown[]): Promise<{ rows: unknown[] }> {
     return new Promise((resolve, reject) => {
       this.pool.connect((connectError, client, release) => {
         // A failure here is before the statement was sent: it was not run. pg hands a client or else an error.
@@ -58,7 +58,7 @@ export class PgStatementRunner implements QueryablePool {
         client.on('error', ignoreLostConnection);
         const statement: Running = { client, sentAt: performance.now() };
         this.running.add(statement);
-        const answered = (error: Error | null, result: { rows: unknown[] }) => {
+        const answered = (error: Error | null | undefined, result: { rows: unknown[] }) => {
           this.running.delete(statement);
           client.off('error', ignoreLostConnection);
           if (!error) {
@@ -72,8 +72,9 @@ export class PgStatementRunner implements QueryablePool {
           const cause = statement.abandoned ? new Error(this.abandonedMessage()) : error;
           reject(new StatementOutcomeUnknownError({ cause }));
         };
-        if (typeof config === 'string') client.query(config, values ?? [], answered);
-        else client.query(config, answered);
+        if (typeof config === 'string') client.query(config, values, answered);
+        // pg copies a config's own properties for each query, slowly since 8.23 (brianc/node-postgres#3743): inherited ones it reads.
+        else client.query(new Query(Object.create(config) as NamedQuery, values, answered));
       });
     });
   }

@@ -56,7 +56,7 @@ describe('withStatementSpans: a span for each statement run within a span', () =
   });
 
   it("names a prepared statement's span by the statement's name, which it records as the plan", async () => {
-    await inRequestSpan(() => traced.query({ name: 'pets_insert', text: INSERT, values: [] }));
+    await inRequestSpan(() => traced.query({ name: 'pets_insert', text: INSERT }, []));
     const [span] = statementSpans();
     expect(span.name).toBe('pg.query:pets_insert postgres');
     expect(span.attributes).toMatchObject({ 'db.query.text': INSERT, 'db.postgresql.plan': 'pets_insert' });
@@ -66,7 +66,7 @@ describe('withStatementSpans: a span for each statement run within a span', () =
     ['leading white space and lower case', '\n    with claim AS (SELECT 1) SELECT * FROM claim', 'WITH'],
     ['a word alone, with its semicolon', 'commit;', 'COMMIT'],
   ])('names an unprepared statement by its first word, as instrumentation-pg: %s', async (_case, text, operation) => {
-    await inRequestSpan(() => traced.query(text));
+    await inRequestSpan(() => traced.query(text, []));
     expect(statementSpans().map((span) => span.name)).toEqual([`pg.query:${operation} postgres`]);
   });
 
