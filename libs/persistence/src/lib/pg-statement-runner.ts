@@ -73,7 +73,7 @@ export class PgStatementRunner implements QueryablePool {
           reject(new StatementOutcomeUnknownError({ cause }));
         };
         if (typeof config === 'string') client.query(config, values, answered);
-        // pg copies a config's own properties for each query, slowly since 8.23 (brianc/node-postgres#3743): inherited ones it reads.
+        // pg 8.23 copies a config's own properties for every query, slowly (until brianc/node-postgres#3743); inherited ones it only reads.
         else client.query(new Query(Object.create(config) as NamedQuery, values, answered));
       });
     });
