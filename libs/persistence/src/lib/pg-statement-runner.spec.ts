@@ -94,4 +94,19 @@ describe('PgStatementRunner', () => {
     // Never handed out again: the pool holds no backend that may still be running the statement.
     expect(pool.totalCount).toBe(0);
   });
+
+  // pg 8.23 copies each config's own properties, descriptors and all, on every query (docs/performance.md).
+  it("hands pg a named statement whose name and text pg does not copy per query: they are the config's by inheritance", async () => {
+    postgres.honoursCancel = true;
+    const copy = jest.spyOn(Object, 'getOwnPropertyDescriptors');
+    try {
+      await runner.query({ name: 'sleepy', text: 'SELECT pg_sleep($1)' }, [10]).catch(() => undefined);
+      expect(postgres.cancels).toEqual([BACKEND]);
+      const copied = copy.mock.calls.flatMap(([config]) => Object.keys(config as object));
+      expect(copied).not.toContain('name');
+      expect(copied).not.toContain('text');
+    } finally {
+      copy.mockRestore();
+    }
+  });
 });
