@@ -72,8 +72,9 @@ export class PgStatementRunner implements QueryablePool {
           const cause = statement.abandoned ? new Error(this.abandonedMessage()) : error;
           reject(new StatementOutcomeUnknownError({ cause }));
         };
+        // A named statement's config inherits its name and text: pg 8.23 copies a config's own properties on every query, slowly
+        // (until brianc/node-postgres#3743), and only reads inherited ones.
         if (typeof config === 'string') client.query(config, values, answered);
-        // pg 8.23 copies a config's own properties for every query, slowly (until brianc/node-postgres#3743); inherited ones it only reads.
         else client.query(new Query(Object.create(config) as NamedQuery, values, answered));
       });
     });

@@ -59,13 +59,22 @@ const tracer = trace.getTracer(STATEMENT_TRACER_NAME);
 
 type Query = Parameters<QueryablePool['query']>[0];
 
-/** The pool with instrumentation-pg-shaped client spans inside a request's span: PGlite bypasses `pg`, so nothing else traces it. */
-export function withStatementSpans(pool: QueryablePool, databaseName: string): QueryablePool {
+/** A pool that takes SQL text alone, as PGlitePool does: PGlite prepares nothing under a name. */
+interface TextPool {
+  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The pool with instrumentation-pg-shaped client spans inside a request's span: PGlite bypasses `pg`, so nothing else traces it.
+ * A named statement runs as its text.
+ */
+export function withStatementSpans(pool: TextPool, databaseName: string): QueryablePool {
   return {
     query(query, values) {
+      const text = typeof query === 'string' ? query : query.text;
       const span = startStatementSpan(query, databaseName);
-      if (!span) return pool.query(query, values);
-      return pool.query(query, values).then(
+      if (!span) return pool.query(text, values);
+      return pool.query(text, values).then(
         (result) => {
           span.end();
           return result;

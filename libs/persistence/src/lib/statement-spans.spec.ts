@@ -9,7 +9,7 @@ describe('withStatementSpans: a span for each statement run within a span', () =
   const exported = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: exported })] });
   const rows = [{ id: 1n }];
-  const pool = { query: jest.fn<ReturnType<QueryablePool['query']>, Parameters<QueryablePool['query']>>() };
+  const pool = { query: jest.fn<ReturnType<QueryablePool['query']>, [string, unknown[]]>() };
   const traced = withStatementSpans(pool, 'postgres');
 
   beforeAll(() => {
@@ -55,8 +55,9 @@ describe('withStatementSpans: a span for each statement run within a span', () =
     expect(span.attributes).toEqual({ 'db.system.name': 'postgresql', 'db.namespace': 'postgres', 'db.query.text': INSERT });
   });
 
-  it("names a prepared statement's span by the statement's name, which it records as the plan", async () => {
+  it("names a prepared statement's span by the statement's name, which it records as the plan, and runs its text on PGlite", async () => {
     await inRequestSpan(() => traced.query({ name: 'pets_insert', text: INSERT }, []));
+    expect(pool.query).toHaveBeenCalledWith(INSERT, []);
     const [span] = statementSpans();
     expect(span.name).toBe('pg.query:pets_insert postgres');
     expect(span.attributes).toMatchObject({ 'db.query.text': INSERT, 'db.postgresql.plan': 'pets_insert' });
